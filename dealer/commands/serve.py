@@ -1,0 +1,1 @@
+"""``dealer serve``: placeholder until the API lands (replaced below in this commit series)."""

@@ -1,0 +1,178 @@
+"""The state of one table, rebuilt by applying operations in log order.
+
+Games keep their own state objects in :attr:`TableState.games`; the shoe and the chip ledger are
+shared by every game at the table. Each table operation is frozen and applies itself through the
+verified actions of the state it touches, so an illegal operation raises before anything changes.
+
+>>> state = TableState()
+>>> state.apply(LoadShoe(decks=1))
+>>> state.apply(ShuffleShoe(seed=3, cut_behind=0))
+>>> deal = state.next_deal()
+>>> state.apply(deal)
+>>> state.shoe.cards_out
+1
+>>> state.apply(TransferChips("cage", "seat-1", 100, "buy-in"))
+>>> state.ledger.balance("seat-1")
+100
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from dealer.core.cards import Card
+from dealer.core.errors import IllegalOperation
+from dealer.core.ledger import Ledger
+from dealer.core.operations import Operation, ensure, register_operation
+from dealer.core.rng import Rng
+from dealer.core.shoe import (
+    BurnRule,
+    CutRule,
+    IntegrityFault,
+    Shoe,
+    ShoeMode,
+    ShoeRules,
+)
+
+
+@dataclass
+class TableState:
+    """Everything a table knows; built only by :meth:`apply`."""
+
+    shoe: Shoe | None = None
+    ledger: Ledger = field(default_factory=Ledger)
+    games: dict[str, Any] = field(default_factory=dict)
+    applied: int = 0  # how many operations have been applied
+
+    def apply(self, op: Operation) -> None:
+        apply = getattr(op, "apply", None)
+        if apply is None:
+            raise IllegalOperation(f"{op.kind} does not change a table")
+        apply(self)
+        self.applied += 1
+
+    def require_shoe(self) -> Shoe:
+        if self.shoe is None:
+            raise IllegalOperation("no shoe is loaded at this table (load one first)")
+        return self.shoe
+
+    def next_deal(self, *, burn: bool = False) -> DealCard:
+        """The deal operation a known-order shoe would perform now (not yet applied)."""
+        return DealCard(self.require_shoe().next_card(), burn=burn)
+
+    @property
+    def faults(self) -> list[IntegrityFault]:
+        return [] if self.shoe is None else list(self.shoe.faults)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "applied": self.applied,
+            "shoe": None if self.shoe is None else self.shoe.to_json(),
+            "balances": self.ledger.balances(),
+            "games": {name: _game_json(game) for name, game in self.games.items()},
+        }
+
+
+def _game_json(game: Any) -> Any:
+    to_json = getattr(game, "to_json", None)
+    return to_json() if to_json is not None else repr(game)
+
+
+@register_operation
+@dataclass(frozen=True)
+class LoadShoe(Operation):
+    """Put a new shoe on the table (replacing any earlier one)."""
+
+    kind: ClassVar[str] = "shoe.load"
+    decks: int = 6
+    pack: str = "standard-52"
+    cut_min: int = 0
+    cut_max: int = 0
+    burn: BurnRule = BurnRule.NONE
+    mode: ShoeMode = ShoeMode.KNOWN
+
+    def apply(self, table: TableState) -> None:
+        ensure(1 <= self.decks <= 16, f"a shoe holds 1 to 16 decks, not {self.decks}")
+        rules = ShoeRules(self.decks, self.pack, CutRule(self.cut_min, self.cut_max), self.burn)
+        table.shoe = Shoe(rules, self.mode)
+
+
+@register_operation
+@dataclass(frozen=True)
+class ShuffleShoe(Operation):
+    """All cards back in the shoe, shuffled. ``cut_behind`` is resolved before logging so a
+    replay places the cut card identically; ``seed`` is set only for replayable test shoes."""
+
+    kind: ClassVar[str] = "shoe.shuffle"
+    seed: int | None = None
+    cut_behind: int | None = None
+
+    def apply(self, table: TableState) -> None:
+        rng = Rng.from_seed(self.seed) if self.seed is not None else Rng.system()
+        table.require_shoe().shuffle(rng, self.cut_behind)
+
+
+@register_operation
+@dataclass(frozen=True)
+class DealCard(Operation):
+    """A card left the shoe and was seen as ``card`` (``BK`` if face down and unknown)."""
+
+    kind: ClassVar[str] = "shoe.deal"
+    card: Card
+    burn: bool = False
+
+    def apply(self, table: TableState) -> None:
+        table.require_shoe().record(self.card, burn=self.burn)
+
+
+@register_operation
+@dataclass(frozen=True)
+class CutCardOut(Operation):
+    """The cut card came out of a physical shoe after ``cards_out`` cards."""
+
+    kind: ClassVar[str] = "shoe.cut-card"
+    cards_out: int
+
+    def apply(self, table: TableState) -> None:
+        table.require_shoe().place_cut_card(self.cards_out)
+
+
+@register_operation
+@dataclass(frozen=True)
+class DeviceCount(Operation):
+    """The shoe device's own counter of cards dealt since the shuffle."""
+
+    kind: ClassVar[str] = "shoe.device-count"
+    count: int
+
+    def apply(self, table: TableState) -> None:
+        ensure(self.count >= 0, f"a device count is not negative, got {self.count}")
+        table.require_shoe().reconcile(self.count)
+
+
+@register_operation
+@dataclass(frozen=True)
+class CloseShoe(Operation):
+    """End of the shoe; ``emptied`` when every card came out (unseen cards are then missing)."""
+
+    kind: ClassVar[str] = "shoe.close"
+    emptied: bool = False
+
+    def apply(self, table: TableState) -> None:
+        table.require_shoe().close(emptied=self.emptied)
+
+
+@register_operation
+@dataclass(frozen=True)
+class TransferChips(Operation):
+    """Move chips between accounts (``cage`` for buy-ins and cash-outs)."""
+
+    kind: ClassVar[str] = "chips.transfer"
+    source: str
+    target: str
+    amount: int
+    reason: str = ""
+
+    def apply(self, table: TableState) -> None:
+        table.ledger.transfer(self.source, self.target, self.amount, self.reason)
