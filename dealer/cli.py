@@ -21,10 +21,7 @@ app = typer.Typer(
 
 # (module under dealer.commands, attribute) for each sub-command group or single command.
 # A module exposes either `app` (a typer.Typer group, added under its `NAME`) or `register(app)`.
-COMMAND_MODULES = [
-    "serve",
-    "audit",
-    "replay",
+COMMAND_MODULES: list[str] = [
 ]
 
 
