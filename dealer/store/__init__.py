@@ -1,0 +1,8 @@
+"""The hash-chained SQLite event log and replay."""
+
+from dealer.store.errors import ChainBroken, StoreError
+from dealer.store.eventlog import EventStore, Record, VerifyResult
+from dealer.store.replay import load_operation_modules, rebuild_state
+
+__all__ = ["ChainBroken", "EventStore", "Record", "StoreError", "VerifyResult", "load_operation_modules",
+           "rebuild_state"]
