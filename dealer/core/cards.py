@@ -144,6 +144,12 @@ class Card:
     def __str__(self) -> str:
         return self.code
 
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Card:
+        return self  # immutable: copies of a table state share their cards
+
     def __repr__(self) -> str:
         return f"Card.parse({self.code!r})"
 

@@ -290,20 +290,23 @@ class Shoe:
         return self.cut_card_reached
 
     # ---- burns ------------------------------------------------------------------------------
-    def burn_for_new_shoe(self) -> tuple[Card, ...]:
-        """Known mode: do the house burn rule after a shuffle; returns the cards burned.
+    @property
+    def burns_due(self) -> int:
+        """Cards the house burn rule still wants burned before this shoe's first deal.
 
-        With the baccarat rule the first card is shown (it is returned face up) and as many
-        cards as its value are burned face down; only the shown card is visible to callers.
+        ``ONE`` burns the top card. ``FIRST_CARD_VALUE`` (baccarat) shows one card and then burns
+        as many as its value, ten and faces counting 10; until that card is seen, one is due.
         """
-        if self.rules.burn is BurnRule.NONE:
-            return ()
-        first = self.draw(burn=True)
+        if self.dealt or self.rules.burn is BurnRule.NONE:
+            return 0
         if self.rules.burn is BurnRule.ONE:
-            return (BACK,)
-        for _ in range(baccarat_burn_count(first)):
-            self.draw(burn=True)
-        return (first,) + (BACK,) * baccarat_burn_count(first)
+            return max(1 - len(self.burned), 0)
+        if not self.burned:
+            return 1
+        first = self.burned[0]
+        if first.is_back:
+            return 0  # the shown card was not read: the dealer burns by eye
+        return max(1 + baccarat_burn_count(first) - len(self.burned), 0)
 
     def _fault(self, kind: FaultKind, card: Card | None, detail: str) -> IntegrityFault:
         return IntegrityFault(kind, card, self.cards_out, detail)

@@ -57,9 +57,11 @@ class TableState:
             raise IllegalOperation("no shoe is loaded at this table (load one first)")
         return self.shoe
 
-    def next_deal(self, *, burn: bool = False) -> DealCard:
-        """The deal operation a known-order shoe would perform now (not yet applied)."""
-        return DealCard(self.require_shoe().next_card(), burn=burn)
+    def next_deal(self) -> DealCard:
+        """The operation a known-order shoe performs next (not yet applied): a house burn while
+        one is due after a shuffle, otherwise a deal."""
+        shoe = self.require_shoe()
+        return DealCard(shoe.next_card(), burn=shoe.burns_due > 0)
 
     @property
     def faults(self) -> list[IntegrityFault]:

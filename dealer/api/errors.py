@@ -1,0 +1,40 @@
+"""The one place where project errors become HTTP responses."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+
+from dealer.core.errors import (
+    CardCodeError,
+    DealerError,
+    IllegalOperation,
+    MoneyError,
+    ShoeEmpty,
+    ShoeStateError,
+    UnknownOperation,
+)
+from dealer.store import StoreError
+
+_STATUS: list[tuple[type[BaseException], int]] = [
+    (CardCodeError, 422),
+    (MoneyError, 422),
+    (UnknownOperation, 404),
+    (IllegalOperation, 409),
+    (ShoeEmpty, 409),
+    (ShoeStateError, 409),
+    (StoreError, 503),
+    (DealerError, 400),
+]
+
+
+def status_for(exc: BaseException) -> int:
+    return next(status for kind, status in _STATUS if isinstance(exc, kind))
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    async def handle(request: Request, exc: Exception) -> JSONResponse:
+        return JSONResponse(status_code=status_for(exc),
+                            content={"error": type(exc).__name__, "detail": str(exc)})
+
+    app.add_exception_handler(DealerError, handle)
