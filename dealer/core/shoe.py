@@ -114,7 +114,7 @@ class Shoe:
 
     rules: ShoeRules = field(default_factory=ShoeRules)
     mode: ShoeMode = ShoeMode.KNOWN
-    pack: Pack = field(init=False)
+    pack: Pack = field(init=False, repr=False)
     shuffles: int = field(default=0, init=False)
     cut_index: int | None = field(default=None, init=False)
     dealt: list[Card] = field(default_factory=list, init=False)
@@ -232,24 +232,23 @@ class Shoe:
         """
         self.verify_record(card)
         faults: list[IntegrityFault] = []
-        if self.cards_out >= self.total:
+        if card.is_back:
+            if self._order:
+                self._order.pop()  # known-mode replay of a face-down card: any card will do
+        elif card not in self.pack:
+            faults.append(self._fault(FaultKind.FOREIGN, card, f"{card.code} is not in a {self.pack.name}"))
+        elif self._remaining[card] <= 0:
+            faults.append(self._fault(
+                FaultKind.DUPLICATE, card,
+                f"{card.code} seen {(self.dealt + self.burned).count(card) + 1} times; "
+                f"the shoe holds {self.pack.count(card)}"))
+        elif sum(self._remaining.values()) <= self.unidentified:  # face-down cards took every place
             faults.append(self._fault(FaultKind.DUPLICATE, card,
                                       f"{card.code} came out after all {self.total} cards"))
-        elif not card.is_back:
-            if card not in self.pack:
-                faults.append(self._fault(FaultKind.FOREIGN, card,
-                                          f"{card.code} is not in a {self.pack.name}"))
-            elif self._remaining[card] <= 0:
-                faults.append(self._fault(
-                    FaultKind.DUPLICATE, card,
-                    f"{card.code} seen {self.pack.count(card) + 1} times; the shoe holds "
-                    f"{self.pack.count(card)}"))
-            else:
-                self._remaining[card] -= 1
-                if self._order:
-                    self._take_from_order(card)
-        elif self._order:
-            self._order.pop()  # known mode replay of a face-down card: any card will do
+        else:
+            self._remaining[card] -= 1
+            if self._order:
+                self._take_from_order(card)
         (self.burned if burn else self.dealt).append(card)
         self.faults.extend(faults)
         return tuple(faults)

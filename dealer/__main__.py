@@ -1,0 +1,3 @@
+from dealer.cli import main
+
+main()
