@@ -132,7 +132,9 @@ def test_public_state_never_shows_the_undealt_order() -> None:
 
 @settings(max_examples=40, deadline=None)
 @given(seed=seeds, data=st.data())
-def test_observed_mode_flags_every_injected_duplicate_and_missing_card(seed: int, data: st.DataObject) -> None:
+def test_observed_mode_flags_every_injected_duplicate_and_missing_card(
+    seed: int, data: st.DataObject
+) -> None:
     rng = Rng.from_seed(seed)
     pack = shoe_pack(2)
     order = rng.shuffled(pack.cards)

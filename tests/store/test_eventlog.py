@@ -131,10 +131,14 @@ def test_replay_equals_live_state_for_any_session(tmp_path_factory: pytest.TempP
             s.append(op)
             live.apply(op)
         for target, amount in moves:
-            op = DealCard(live.require_shoe().next_card()) if amount % 3 == 0 and live.shoe.can_draw() \
-                else TransferChips("seat-1", target, amount, "bet") if target != "seat-1" \
-                else TransferChips("house", "seat-1", amount, "win")
-            if isinstance(op, TransferChips) and not live.ledger.can_transfer(op.source, op.target, op.amount):
+            op: DealCard | TransferChips
+            if amount % 3 == 0 and live.require_shoe().can_draw():
+                op = DealCard(live.require_shoe().next_card())
+            elif target == "seat-1":
+                op = TransferChips("house", "seat-1", amount, "win")
+            elif live.ledger.can_transfer("seat-1", target, amount):
+                op = TransferChips("seat-1", target, amount, "bet")
+            else:
                 continue
             s.append(op)
             live.apply(op)

@@ -1,0 +1,73 @@
+"""The CLI as a user runs it: a real process, real files."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+from dealer import __version__
+from dealer.core.table_state import LoadShoe, ShuffleShoe, TransferChips
+from dealer.store import EventStore
+
+
+def dealer(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "dealer", *args], capture_output=True, text=True, timeout=60)
+
+
+def make_log(path: Path) -> None:
+    with EventStore.open(path) as store:
+        store.append(LoadShoe(decks=1))
+        store.append(ShuffleShoe(seed=4, cut_behind=10))
+        store.append(TransferChips("cage", "seat-1", 75, "buy-in"))
+
+
+def test_version() -> None:
+    result = dealer("--version")
+    assert result.returncode == 0 and __version__ in result.stdout
+
+
+def test_audit_verify_passes_then_names_the_edited_record(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    make_log(db)
+    ok = dealer("audit", "verify", "--db", str(db), "--json")
+    assert ok.returncode == 0 and json.loads(ok.stdout) == {"ok": True, "records": 3, "first_bad": None,
+                                                             "reason": ""}
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE events SET payload = replace(payload, '75', '750') WHERE seq = 3")
+    conn.commit()
+    conn.close()
+    bad = dealer("audit", "verify", "--db", str(db))
+    assert bad.returncode == 1 and "record 3" in bad.stdout
+    assert json.loads(dealer("audit", "verify", "--db", str(db), "--json").stdout)["first_bad"] == 3
+
+
+def test_replay_prints_the_rebuilt_state_as_json(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    make_log(db)
+    result = dealer("replay", "--db", str(db), "--json")
+    assert result.returncode == 0, result.stderr
+    state = json.loads(result.stdout)
+    assert state["balances"] == {"cage": -75, "seat-1": 75}
+    assert state["shoe"]["total"] == 52 and state["shoe"]["cut_index"] == 42 and state["applied"] == 3
+
+
+def test_missing_log_is_a_clear_error(tmp_path: Path) -> None:
+    for args in (["audit", "verify"], ["replay"]):
+        result = dealer(*args, "--db", str(tmp_path / "nope.db"))
+        assert result.returncode == 2 and "no event log" in result.stderr
+
+
+def test_serve_refuses_a_bad_config_naming_file_and_key(tmp_path: Path) -> None:
+    config = tmp_path / "bad.toml"
+    config.write_text("[shoe]\ndecks = 'six'\n")
+    result = dealer("serve", "--config", str(config))
+    assert result.returncode == 2
+    assert str(config) in result.stderr and "shoe.decks" in result.stderr
+
+
+def test_serve_refuses_a_public_address_without_tokens(tmp_path: Path) -> None:
+    result = dealer("serve", "--host", "0.0.0.0", "--db", str(tmp_path / "t.db"))
+    assert result.returncode == 2 and "require_tokens" in result.stderr
