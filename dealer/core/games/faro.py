@@ -99,6 +99,9 @@ class FaroRules:
         ensure(self.min_bet >= 1, f"the minimum bet is at least 1 chip, not {self.min_bet}")
         ensure(self.max_bet is None or self.max_bet >= self.min_bet,
                f"the maximum bet {self.max_bet} is below the minimum {self.min_bet}")
+        ensure(not (self.calling_the_turn and self.variant is FaroVariant.STUSS),
+               "RULES A6: stuss has no soda, so 52 cards make 26 two-card turns and three cards are "
+               "never left between turns; calling the turn cannot be offered")
         ensure(self.split_take.fraction <= 1, f"the bank cannot take more than the bet on a split "
                f"(split take {self.split_take})")
 
