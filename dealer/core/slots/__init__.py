@@ -1,0 +1,1 @@
+"""Three-reel slot machines (RULES A14, H7): titles as data, evaluation, meters and math."""
