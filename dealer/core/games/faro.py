@@ -220,7 +220,7 @@ class FaroGame:
     turns_settled: int = 0
     history: list[dict[str, Any]] = field(default_factory=list)
     integrity: list[dict[str, Any]] = field(default_factory=list)
-    remainders: Fraction = Fraction(0)  # chips the rounding rule kept from players (exact)
+    remainders: Fraction = Fraction(0)  # exact chips rounding moved to the house (< 0: to players)
 
     # ---- where the deal stands --------------------------------------------------------------
     @property
@@ -577,7 +577,7 @@ class FaroGame:
             "call_offered": self.call_offered(),
             "history": self.history,
             "integrity": self.integrity,
-            "rounding_remainder": str(self.remainders),
+            "rounding_to_house": str(self.remainders),
             "prompt": self.prompt().to_json(),
         }
 
