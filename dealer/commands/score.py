@@ -1,0 +1,240 @@
+"""``dealer score``: scorekeeping — the games and their house rules, counting helpers, and scorebooks
+kept in a table's event log (``--db``), with audited undo and correction."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.markup import escape
+
+from dealer.commands.output import console, fail, print_json
+from dealer.core.cards import parse_cards
+from dealer.core.errors import DealerError
+from dealer.core.operations import Operation
+from dealer.core.scoring import cribbage
+from dealer.core.scoring.operations import (
+    CorrectEntry,
+    EndScoredGame,
+    OpenScorebook,
+    RestoreEntry,
+    ScoreEntry,
+    StartScoredGame,
+    UndoEntry,
+    book,
+)
+from dealer.core.scoring.registry import describe_games
+from dealer.core.table_state import TableState
+
+NAME = "score"
+app = typer.Typer(help="Scorekeeping: supported games, counting from cards, audited scorebooks.",
+                  no_args_is_help=True)
+
+_JSON = typer.Option(False, "--json", help="Print machine-readable JSON only.")
+_DB = typer.Option(..., "--db", help="The table's SQLite event log.")
+_BOOK = typer.Option("main", "--book", help="Scorebook name.")
+_BY = typer.Option("", "--by", help="Who made this change (for the audit trail).")
+
+
+def _show(value: dict[str, Any], json_output: bool, text: str) -> None:
+    if json_output:
+        print_json(value)
+    else:
+        console.print(text)
+
+
+def _cards(text: str, what: str) -> Any:
+    try:
+        return parse_cards(text)
+    except DealerError as exc:
+        fail(f"{what}: {exc}")
+
+
+@app.command("games")
+def games(json_output: bool = _JSON) -> None:
+    """The supported games, their entries and house-rule options with defaults."""
+    described = describe_games()
+    if json_output:
+        print_json(described)
+        return
+    for game in described:
+        console.print(f"[bold]{game['name']}[/] — {game['title']} (RULES {game['rules_section']}, "
+                      f"{game['units']})")
+        for rule in game["house_rules"]:
+            choices = f" [{'|'.join(map(str, rule['choices']))}]" if rule["choices"] else ""
+            console.print(escape(f"    {rule['name']} = {rule['default']!r}{choices}: {rule['help']}"),
+                          highlight=False)
+
+
+@app.command("cribbage-hand")
+def cribbage_hand(
+    cards: str = typer.Argument(..., help="The four cards of the hand or crib, e.g. '5H 5D 5S JC'."),
+    starter: str = typer.Option(..., "--starter", help="The starter card, e.g. 5C."),
+    crib: bool = typer.Option(False, "--crib", help="Count as the crib (a flush needs all five cards)."),
+    json_output: bool = _JSON,
+) -> None:
+    """Count a cribbage hand or crib with its starter (RULES C3)."""
+    try:
+        counted = cribbage.count_hand(_cards(cards, "cards"), _cards(starter, "--starter")[0], crib=crib)
+    except DealerError as exc:
+        fail(str(exc))
+    lines = [f"{c.kind:8} {' '.join(x.code for x in c.cards):16} {c.points}" for c in counted.combos]
+    _show(counted.to_json(), json_output, "\n".join([*lines, f"total {counted.total}"]))
+
+
+@app.command("cribbage-pegging")
+def cribbage_pegging(
+    plays: str = typer.Argument(..., help="Plays in order: 'ann:5H bob:10C ann:go ...'."),
+    partial: bool = typer.Option(False, "--partial", help="The play is not over (no last-card point)."),
+    json_output: bool = _JSON,
+) -> None:
+    """Peg a cribbage play card by card: fifteens, 31, pairs, runs, go and last card (RULES C3)."""
+    try:
+        seq = []
+        for item in plays.split():
+            who, _, what = item.rpartition(":")
+            if not who:
+                fail(f"each play is 'player:card' or 'player:go', got {item!r}")
+            seq.append((who, what))
+        points = cribbage.peg_sequence(seq, final=not partial)
+    except DealerError as exc:
+        fail(str(exc))
+    totals: dict[str, int] = {}
+    for p in points:
+        totals[p.player] = totals.get(p.player, 0) + p.points
+    value = {"plays": [p.to_json() for p in points], "totals": totals}
+    lines = [f"{p.player:8} {p.card.code if p.card else '':4} {p.count:3} +{p.points} {' '.join(p.reasons)}"
+             for p in points if p.points]
+    _show(value, json_output, "\n".join([*lines, f"totals {totals}"]))
+
+
+# -- scorebooks in an event log ---------------------------------------------------------------------
+
+def _load(db: Path) -> Any:
+    from dealer.store import EventStore, rebuild_state
+
+    try:
+        store = EventStore.open(db)
+        return store, rebuild_state(store)
+    except DealerError as exc:
+        fail(str(exc))
+
+
+def _commit(db: Path, op: Operation, name: str, json_output: bool) -> None:
+    store, table = _load(db)
+    with store:
+        try:
+            table.apply(op)  # refused operations raise before anything is logged
+        except DealerError as exc:
+            fail(str(exc))
+        record = store.append(op)
+    _report(table, name, json_output, f"logged #{record.seq} {op.kind}")
+
+
+def _report(table: TableState, name: str, json_output: bool, headline: str) -> None:
+    try:
+        sb = book(table, name)
+    except DealerError as exc:
+        fail(str(exc))
+    if json_output:
+        print_json(sb.to_json())
+        return
+    console.print(headline)
+    if sb.games:
+        game = sb.current
+        result = game.result
+        over = f" — over: {', '.join(result.winners)} ({result.label}, {result.value})" if result else ""
+        console.print(f"game {game.index}: {game.scorer.title} — totals {game.scorer.totals}{over}")
+
+
+def _json_arg(text: str, what: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        fail(f"{what} must be JSON, e.g. '{{\"player\": \"ann\", \"points\": 2}}': {exc}")
+
+
+@app.command("open")
+def open_book(players: str = typer.Argument(..., help="Players, comma separated."), db: Path = _DB,
+              name: str = _BOOK, title: str = typer.Option("", "--title"), by: str = _BY,
+              json_output: bool = _JSON) -> None:
+    """Open a scorebook for these players."""
+    names = tuple(p.strip() for p in players.split(",") if p.strip())
+    _commit(db, OpenScorebook(name, names, title, by), name, json_output)
+
+
+@app.command("start")
+def start(game: str = typer.Argument(..., help="Game name (see 'dealer score games')."), db: Path = _DB,
+          name: str = _BOOK,
+          rule: list[str] = typer.Option([], "--rule", help="House rule NAME=JSON-VALUE, repeatable."),
+          team: list[str] = typer.Option([], "--team", help="Partnership NAME=ann,cy, repeatable."),
+          players: str = typer.Option("", "--players", help="Only these players take part (comma list)."),
+          by: str = _BY, json_output: bool = _JSON) -> None:
+    """Start a game in the scorebook."""
+    rules: dict[str, Any] = {}
+    for item in rule:
+        key, sep, value = item.partition("=")
+        if not sep:
+            fail(f"--rule takes NAME=VALUE, got {item!r}")
+        try:
+            rules[key] = json.loads(value)
+        except json.JSONDecodeError:
+            rules[key] = value
+    teams = {}
+    for item in team:
+        key, sep, members = item.partition("=")
+        if not sep:
+            fail(f"--team takes NAME=player,player, got {item!r}")
+        teams[key] = [m.strip() for m in members.split(",") if m.strip()]
+    seated = tuple(p.strip() for p in players.split(",") if p.strip())
+    _commit(db, StartScoredGame(name, game, rules, teams or None, seated, by), name, json_output)
+
+
+@app.command("enter")
+def enter(kind: str = typer.Argument(..., help="Entry kind (see 'dealer score games')."),
+          data: str = typer.Argument("{}", help="Entry fields as JSON."), db: Path = _DB, name: str = _BOOK,
+          by: str = _BY, json_output: bool = _JSON) -> None:
+    """Enter what happened at the table."""
+    _commit(db, ScoreEntry(name, kind, _json_arg(data, "the entry"), by), name, json_output)
+
+
+@app.command("undo")
+def undo(entry: int = typer.Argument(...), reason: str = typer.Option("", "--reason"), db: Path = _DB,
+         name: str = _BOOK, by: str = _BY, json_output: bool = _JSON) -> None:
+    """Take an entry out of the score (audited)."""
+    _commit(db, UndoEntry(name, entry, reason, by), name, json_output)
+
+
+@app.command("restore")
+def restore(entry: int = typer.Argument(...), reason: str = typer.Option("", "--reason"), db: Path = _DB,
+            name: str = _BOOK, by: str = _BY, json_output: bool = _JSON) -> None:
+    """Put an undone entry back (audited)."""
+    _commit(db, RestoreEntry(name, entry, reason, by), name, json_output)
+
+
+@app.command("correct")
+def correct(entry: int = typer.Argument(...),
+            data: str = typer.Argument(..., help="Corrected fields (JSON)."),
+            reason: str = typer.Option("", "--reason"), db: Path = _DB, name: str = _BOOK, by: str = _BY,
+            json_output: bool = _JSON) -> None:
+    """Replace an entry's fields; the game is re-scored (audited)."""
+    _commit(db, CorrectEntry(name, entry, _json_arg(data, "the correction"), reason, by), name, json_output)
+
+
+@app.command("end")
+def end(reason: str = typer.Option("", "--reason"), db: Path = _DB, name: str = _BOOK, by: str = _BY,
+        json_output: bool = _JSON) -> None:
+    """End the current game now (best total wins)."""
+    _commit(db, EndScoredGame(name, reason, by), name, json_output)
+
+
+@app.command("show")
+def show(db: Path = _DB, name: str = _BOOK, json_output: bool = _JSON) -> None:
+    """The scorebook: games, entries with running totals, session totals and the audit trail."""
+    if not db.is_file():
+        fail(f"no event log at {db}")
+    store, table = _load(db)
+    store.close()
+    _report(table, name, json_output, f"scorebook {name}")

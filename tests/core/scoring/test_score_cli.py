@@ -1,0 +1,54 @@
+"""``dealer score``: the CLI contract (games listing, counting helpers, scorebooks in an event log)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from dealer.cli import app
+
+runner = CliRunner()
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.stdout
+
+
+def test_games_lists_games_and_house_rules() -> None:
+    code, out = run("score", "games", "--json")
+    assert code == 0
+    games = {g["name"]: g for g in json.loads(out)}
+    crib = {r["name"]: r for r in games["cribbage"]["house_rules"]}
+    assert crib["target"]["default"] == 121 and crib["game-value"]["choices"] == ["lurch", "skunk", "none"]
+
+
+# RULES C3: the 29 hand from the CLI contract
+def test_cribbage_hand_json() -> None:
+    code, out = run("score", "cribbage-hand", "5H 5D 5S JC", "--starter", "5C", "--json")
+    assert code == 0
+    value = json.loads(out)
+    assert value["total"] == 29 and value["by_kind"] == {"fifteen": 16, "pair": 12, "nobs": 1}
+
+
+def test_bad_cards_exit_non_zero_with_a_message() -> None:
+    result = runner.invoke(app, ["score", "cribbage-hand", "5H 5D 5S ZZ", "--starter", "5C", "--json"])
+    assert result.exit_code != 0 and result.stdout == ""
+    assert "bad card code" in result.stderr
+
+
+def test_scorebook_in_an_event_log(tmp_path: Path) -> None:
+    db = str(tmp_path / "t.sqlite")
+    assert run("score", "open", "ann,bob", "--db", db)[0] == 0
+    assert run("score", "start", "cribbage", "--rule", "target=61", "--db", db)[0] == 0
+    assert run("score", "enter", "peg", '{"player": "ann", "points": 5}', "--db", db)[0] == 0
+    assert run("score", "correct", "1", '{"player": "ann", "points": 4}', "--reason", "miscount",
+               "--db", db)[0] == 0
+    code, out = run("score", "show", "--db", db, "--json")
+    shown = json.loads(out)
+    assert shown["games"][0]["totals"] == {"ann": 4, "bob": 0}
+    assert shown["audit"][-1]["action"] == "correct" and shown["audit"][-1]["reason"] == "miscount"
+    code, _ = run("score", "enter", "peg", '{"player": "zed", "points": 5}', "--db", db)
+    assert code != 0
