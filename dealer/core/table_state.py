@@ -43,6 +43,8 @@ class TableState:
     shoe: Shoe | None = None
     ledger: Ledger = field(default_factory=Ledger)
     games: dict[str, Any] = field(default_factory=dict)
+    paused: dict[str, str] = field(default_factory=dict)  # source -> reason, while a fault is open
+    voided: dict[int, str] = field(default_factory=dict)  # record seq -> reason
     applied: int = 0  # how many operations have been applied
 
     def apply(self, op: Operation) -> None:
@@ -73,6 +75,8 @@ class TableState:
             "shoe": None if self.shoe is None else self.shoe.to_json(),
             "balances": self.ledger.balances(),
             "games": {name: _game_json(game) for name, game in self.games.items()},
+            "paused": dict(self.paused),
+            "voided": {str(seq): reason for seq, reason in self.voided.items()},
         }
 
 
@@ -178,3 +182,45 @@ class TransferChips(Operation):
 
     def apply(self, table: TableState) -> None:
         table.ledger.transfer(self.source, self.target, self.amount, self.reason)
+
+
+@register_operation
+@dataclass(frozen=True)
+class PauseTable(Operation):
+    """A device fault or the dealer stops play until ``source`` is cleared."""
+
+    kind: ClassVar[str] = "table.pause"
+    source: str
+    reason: str
+
+    def apply(self, table: TableState) -> None:
+        ensure(bool(self.source), "a pause names its source (a device or 'dealer')")
+        table.paused[self.source] = self.reason
+
+
+@register_operation
+@dataclass(frozen=True)
+class ResumeTable(Operation):
+    """The fault from ``source`` is cleared."""
+
+    kind: ClassVar[str] = "table.resume"
+    source: str
+
+    def apply(self, table: TableState) -> None:
+        ensure(self.source in table.paused, f"the table is not paused by {self.source!r}")
+        del table.paused[self.source]
+
+
+@register_operation
+@dataclass(frozen=True)
+class VoidRecord(Operation):
+    """Cancel an earlier record (a mis-entered card, a wrong bet). The record stays in the log;
+    replay skips it. The runtime only accepts a void when replay without it still succeeds."""
+
+    kind: ClassVar[str] = "table.void"
+    seq: int
+    reason: str
+
+    def apply(self, table: TableState) -> None:
+        ensure(self.seq >= 1, f"no record {self.seq} to void")
+        table.voided[self.seq] = self.reason

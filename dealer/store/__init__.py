@@ -2,7 +2,8 @@
 
 from dealer.store.errors import ChainBroken, StoreError
 from dealer.store.eventlog import EventStore, Record, VerifyResult
-from dealer.store.replay import load_operation_modules, rebuild_state
+from dealer.store.replay import load_operation_modules, rebuild_state, replay
+from dealer.store.tokens import Role, TokenInfo, TokenStore
 
-__all__ = ["ChainBroken", "EventStore", "Record", "StoreError", "VerifyResult", "load_operation_modules",
-           "rebuild_state"]
+__all__ = ["ChainBroken", "EventStore", "Record", "Role", "StoreError", "TokenInfo", "TokenStore",
+           "VerifyResult", "load_operation_modules", "rebuild_state", "replay"]

@@ -10,37 +10,66 @@ from __future__ import annotations
 
 import copy
 import threading
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+from dealer.core.errors import IllegalOperation
+from dealer.core.games.base import Game, Prompt, Step
 from dealer.core.operations import Operation
-from dealer.core.table_state import TableState
-from dealer.store import EventStore, Record, rebuild_state
+from dealer.core.table_state import TableState, VoidRecord
+from dealer.store import EventStore, Record, replay
+from dealer.table.hub import EventHub
 
 Listener = Callable[[Record, TableState], None]
+HISTORY_SIZE = 10
 
 
 class Table:
     """One table's state and log. Thread-safe; listeners hear every committed record."""
 
-    def __init__(self, name: str, store: EventStore) -> None:
+    def __init__(self, name: str, store: EventStore, *, game: str | None = None,
+                 hub: EventHub | None = None) -> None:
         self.name = name
         self.store = store
+        self.game_name = game
+        self.hub = hub or EventHub()
         self._lock = threading.RLock()
         self._listeners: list[Listener] = []
-        self.state = rebuild_state(store)
+        self.history: deque[dict[str, Any]] = deque(maxlen=HISTORY_SIZE)
+        self._last_round: Any = None
+        self.state = self._rebuild()
 
     @classmethod
-    def open(cls, name: str, db: str | Path) -> Table:
-        return cls(name, EventStore.open(db))
+    def open(cls, name: str, db: str | Path, *, game: str | None = None) -> Table:
+        return cls(name, EventStore.open(db), game=game)
 
     def close(self) -> None:
         self.store.close()
+
+    # ---- state ---------------------------------------------------------------------------------
+    def _rebuild(self, skip: set[int] | None = None) -> TableState:
+        self.history.clear()
+        self._last_round = None
+        return replay(list(self.store.records()), skip=skip, after_apply=self._track_round)
+
+    @property
+    def game(self) -> Game | None:
+        if self.game_name is None:
+            return None
+        game = self.state.games.get(self.game_name)
+        return game if isinstance(game, Game) else None
+
+    def prompt(self) -> Prompt | None:
+        game = self.game
+        return None if game is None else game.prompt()
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener)
 
+    # ---- changes -------------------------------------------------------------------------------
     def submit(self, op: Operation) -> Record:
         """Verify ``op`` against the rules, log it durably, then apply it."""
         with self._lock:
@@ -48,11 +77,60 @@ class Table:
             trial.apply(op)
             record = self.store.append(op)
             self.state = trial
-            listeners = list(self._listeners)
-        for listener in listeners:
-            listener(record, trial)
+            self._track_round(record, trial)
+            self._announce(record)
         return record
 
-    def snapshot(self) -> dict[str, object]:
+    def void(self, seq: int, reason: str) -> Record:
+        """Cancel record ``seq`` if the table's history still makes sense without it."""
         with self._lock:
-            return {"table": self.name, "seq": self.store.last_seq, **self.state.to_json()}
+            if not 1 <= seq <= self.store.last_seq:
+                raise IllegalOperation(f"there is no record {seq} to void (last is {self.store.last_seq})")
+            if seq in self.state.voided:
+                raise IllegalOperation(f"record {seq} is already void")
+            try:
+                trial = self._rebuild(skip={seq})
+            except IllegalOperation as exc:
+                self.state = self._rebuild()
+                raise IllegalOperation(f"cannot void record {seq}: later records depend on it ({exc})") from exc
+            op = VoidRecord(seq, reason)
+            trial.apply(op)
+            record = self.store.append(op)
+            self.state = trial
+            self._announce(record)
+        return record
+
+    def _announce(self, record: Record) -> None:
+        for listener in list(self._listeners):
+            listener(record, self.state)
+        self.hub.publish("state", {"seq": record.seq, "kind": record.kind, "state": self.public_state()})
+
+    def _track_round(self, record: Record, state: TableState) -> None:
+        """Keep the last rounds for recall: a snapshot whenever a game's round number moves on."""
+        if self.game_name is None or self.game_name not in state.games:
+            return
+        view = state.games[self.game_name].to_json()
+        number = view.get("round")
+        settled = view.get("settled") or view.get("result")
+        if number is not None and settled and number != self._last_round:
+            self._last_round = number
+            self.history.append({"seq": record.seq, "time": record.time, "round": number, "game": view})
+
+    # ---- views ---------------------------------------------------------------------------------
+    def public_state(self) -> dict[str, Any]:
+        """What any viewer may see: never an undealt card."""
+        with self._lock:
+            prompt = self.prompt()
+            return {"table": self.name, "game": self.game_name, "seq": self.store.last_seq,
+                    "prompt": None if prompt is None else prompt.to_json(), **self.state.to_json()}
+
+    def snapshot(self) -> dict[str, object]:
+        return self.public_state()
+
+    @property
+    def paused(self) -> bool:
+        return bool(self.state.paused)
+
+    def is_waiting_for(self, step: Step) -> bool:
+        prompt = self.prompt()
+        return prompt is not None and prompt.step is step
