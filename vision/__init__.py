@@ -1,0 +1,56 @@
+"""Card recognition with OpenCV: frame sources, detection, index reading, calibration, tracking.
+
+Never imports :mod:`dealer` or :mod:`firmware_bridge`; it reports plain card codes with evidence.
+
+Public API::
+
+    from vision import Recognizer, Sighting, SimulatedCamera, open_source, TableTracker, ShoeTracker
+"""
+
+from __future__ import annotations
+
+from vision.calibration import NEW_DECK_ORDER, Calibration
+from vision.errors import CalibrationError, ModelError, SightingError, SourceError, VisionError
+from vision.recognizer import Recognizer, recognize
+from vision.sighting import BACK, CODES, JOKER, Sighting, is_card_code
+from vision.simcam import Placement, SimFrame, SimulatedCamera
+from vision.sources import (
+    CaptureSource,
+    Frame,
+    FrameSource,
+    ImageSource,
+    RecordedSource,
+    open_source,
+    read_image,
+)
+from vision.tracking import CardEvent, ShoeTracker, TableTracker
+
+__all__ = [
+    "BACK",
+    "CODES",
+    "JOKER",
+    "NEW_DECK_ORDER",
+    "Calibration",
+    "CalibrationError",
+    "CaptureSource",
+    "CardEvent",
+    "Frame",
+    "FrameSource",
+    "ImageSource",
+    "ModelError",
+    "Placement",
+    "Recognizer",
+    "RecordedSource",
+    "ShoeTracker",
+    "SightingError",
+    "SimFrame",
+    "SimulatedCamera",
+    "Sighting",
+    "SourceError",
+    "TableTracker",
+    "VisionError",
+    "is_card_code",
+    "open_source",
+    "read_image",
+    "recognize",
+]

@@ -1,0 +1,324 @@
+"""Find cards in a frame: whole-card quadrilaterals and the right-angle corners of overlapped cards.
+
+Works on a downscaled copy for speed; every coordinate returned is in full-image pixels. A card is
+found as a bright, low-saturation region (the card stock) against the table; a region that is a clean
+quadrilateral is one whole card, anything else (two-card hands, fans, cards touching) is searched for
+card corners, each of which may carry an index.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.render import CARD_ASPECT
+
+
+@dataclass(frozen=True)
+class CornerFrame:
+    """A card corner: ``origin`` plus unit ``x``/``y`` axes along its two edges, and the card width.
+
+    The axes form a right-handed frame in image coordinates (x cross y > 0), so a top-left index seen
+    through this frame is upright. ``homography`` (when the whole card is known) maps card units
+    (card width = 1) to image pixels starting at this corner.
+    """
+
+    origin: np.ndarray
+    x: np.ndarray
+    y: np.ndarray
+    width: float
+    homography: np.ndarray | None = None
+
+    def card_to_image(self) -> np.ndarray:
+        """3×3 matrix taking card units (width 1, measured from this corner) to image pixels."""
+        if self.homography is not None:
+            return self.homography
+        w = self.width
+        return np.array(
+            [
+                [self.x[0] * w, self.y[0] * w, self.origin[0]],
+                [self.x[1] * w, self.y[1] * w, self.origin[1]],
+                [0.0, 0.0, 1.0],
+            ]
+        )
+
+
+@dataclass(frozen=True)
+class CardQuad:
+    """A whole card: four corners in image pixels, clockwise on screen, starting at a short side."""
+
+    corners: np.ndarray  # (4, 2)
+
+    @property
+    def width(self) -> float:
+        c = self.corners
+        return float((np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[3] - c[2])) / 2)
+
+    @property
+    def height(self) -> float:
+        c = self.corners
+        return float((np.linalg.norm(c[2] - c[1]) + np.linalg.norm(c[0] - c[3])) / 2)
+
+    def frame(self, k: int) -> CornerFrame:
+        """The corner frame at corner ``k``: k = 0, 2 are index corners (x along a short side)."""
+        c = np.roll(self.corners, -k, axis=0)
+        x = c[1] - c[0]
+        y = c[3] - c[0]
+        if k % 2 == 0:
+            src = np.array([[0, 0], [1, 0], [1, CARD_ASPECT], [0, CARD_ASPECT]], np.float32)
+        else:  # x runs along a long side: the card's own "up" is this frame's x
+            src = np.array([[0, 0], [CARD_ASPECT, 0], [CARD_ASPECT, 1], [0, 1]], np.float32)
+        h = cv2.getPerspectiveTransform(src, c.astype(np.float32))
+        w = float(np.linalg.norm(x)) if k % 2 == 0 else float(np.linalg.norm(y))
+        return CornerFrame(c[0], x / np.linalg.norm(x), y / np.linalg.norm(y), w, h)
+
+
+@dataclass(frozen=True)
+class Blob:
+    """A connected bright region that is not one clean card: its outline and candidate corners."""
+
+    outline: np.ndarray  # (N, 2) full-image pixels
+    corners: tuple[CornerFrame, ...]
+
+
+@dataclass(frozen=True)
+class Detection:
+    quads: tuple[CardQuad, ...]
+    blobs: tuple[Blob, ...]
+    scale: float  # full / small
+
+
+def card_masks(small: np.ndarray) -> list[np.ndarray]:
+    """Candidate binary masks of card stock: bright in every channel.
+
+    The first splits the frame by Otsu's threshold on the darkest channel; when the table itself is
+    light (a grey desk), that split falls between ink and everything else, so a second mask splits
+    the bright class again. Quadrilaterals from every mask are kept.
+    """
+    lo = small.min(axis=2)
+    lo = cv2.GaussianBlur(lo, (5, 5), 0)
+    t1, _ = cv2.threshold(lo, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    thresholds = [t1]
+    upper = lo[lo > t1]
+    if upper.size > 1000:
+        t2, _ = cv2.threshold(upper.reshape(1, -1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        if t2 - t1 > 12:
+            thresholds.append(t2)
+    kernel = np.ones((3, 3), np.uint8)
+    masks = [cv2.morphologyEx((lo > t).astype(np.uint8) * 255, cv2.MORPH_OPEN, kernel) for t in thresholds]
+    masks.append(edge_mask(lo))
+    return masks
+
+
+def edge_mask(lo: np.ndarray) -> np.ndarray:
+    """Regions enclosed by strong edges: survives lighting gradients that defeat a global threshold."""
+    edges = cv2.Canny(lo, 20, 60)
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(lo)
+    cv2.drawContours(filled, contours, -1, 255, -1)
+    return cv2.erode(filled, np.ones((3, 3), np.uint8))
+
+
+def _order_clockwise(pts: np.ndarray) -> np.ndarray:
+    c = pts.mean(axis=0)
+    ang = np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0])
+    return pts[np.argsort(ang)]  # image y points down, so increasing angle is clockwise on screen
+
+
+def _line_intersection(p1: np.ndarray, d1: np.ndarray, p2: np.ndarray, d2: np.ndarray) -> np.ndarray | None:
+    den = d1[0] * d2[1] - d1[1] * d2[0]
+    if abs(den) < 1e-6:
+        return None
+    t = ((p2[0] - p1[0]) * d2[1] - (p2[1] - p1[1]) * d2[0]) / den
+    return p1 + t * d1
+
+
+def _refine_quad(contour: np.ndarray, approx: np.ndarray) -> np.ndarray:
+    """Fit a straight line to the middle of each side and intersect them (ignores rounded corners)."""
+    pts = contour.reshape(-1, 2).astype(np.float64)
+    lines = []
+    for i in range(4):
+        a, b = approx[i], approx[(i + 1) % 4]
+        d = b - a
+        length = np.linalg.norm(d)
+        if length < 1:
+            return approx
+        u = d / length
+        rel = pts - a
+        t = rel @ u
+        dist = np.abs(rel[:, 0] * u[1] - rel[:, 1] * u[0])
+        sel = pts[(t > 0.15 * length) & (t < 0.85 * length) & (dist < max(3.0, 0.05 * length))]
+        if len(sel) < 5:
+            lines.append((a, u))
+            continue
+        vx, vy, x0, y0 = cv2.fitLine(sel.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0], float), np.array([vx, vy], float)))
+    out = []
+    for i in range(4):
+        p = _line_intersection(lines[i - 1][0], lines[i - 1][1], lines[i][0], lines[i][1])
+        if p is None or np.linalg.norm(p - approx[i]) > 0.2 * np.linalg.norm(approx[i] - approx[(i + 1) % 4]):
+            p = approx[i]
+        out.append(p)
+    return np.array(out)
+
+
+def _as_quad(corners: np.ndarray) -> CardQuad:
+    c = _order_clockwise(corners)
+    if np.linalg.norm(c[1] - c[0]) > np.linalg.norm(c[2] - c[1]):  # start on a short side
+        c = np.roll(c, -1, axis=0)
+    return CardQuad(c)
+
+
+def _blob_corners(contour: np.ndarray, card_width: float, scale: float) -> list[CornerFrame]:
+    """Right-angle convex corners along a region's outline, each as a corner frame."""
+    peri = cv2.arcLength(contour, True)
+    poly = cv2.approxPolyDP(contour, max(1.5, 0.006 * peri), True).reshape(-1, 2).astype(np.float64)
+    if cv2.contourArea(poly.astype(np.float32)) < 0:
+        poly = poly[::-1]
+    n = len(poly)
+    if n < 3:
+        return []
+    seg = [(poly[i], poly[(i + 1) % n]) for i in range(n)]
+    min_long = 0.22 * card_width
+    long_idx = [i for i, (a, b) in enumerate(seg) if np.linalg.norm(b - a) >= min_long]
+    frames: list[CornerFrame] = []
+    for k, i in enumerate(long_idx):
+        j = long_idx[(k + 1) % len(long_idx)]
+        between = 0.0
+        m = (i + 1) % n
+        while m != j:
+            between += float(np.linalg.norm(seg[m][1] - seg[m][0]))
+            m = (m + 1) % n
+        if between > 0.2 * card_width or i == j:
+            continue
+        a0, a1 = seg[i]
+        b0, b1 = seg[j]
+        di = (a1 - a0) / np.linalg.norm(a1 - a0)
+        dj = (b1 - b0) / np.linalg.norm(b1 - b0)
+        cross = di[0] * dj[1] - di[1] * dj[0]
+        if cross < np.sin(np.radians(65)):  # must turn clockwise on screen by about 90 degrees (convex)
+            continue
+        p = _line_intersection(a0, di, b0, dj)
+        if p is None or np.linalg.norm(p - a1) > 0.25 * card_width:
+            continue
+        x = dj
+        y = -di
+        frames.append(CornerFrame(p * scale, x, y, card_width * scale))
+    return frames
+
+
+def _contains(q: CardQuad, p: np.ndarray) -> bool:
+    return (
+        cv2.pointPolygonTest(
+            q.corners.astype(np.float32).reshape(-1, 1, 2), (float(p[0]), float(p[1])), False
+        )
+        >= 0
+    )
+
+
+def _resolve_quads(quads: list[CardQuad]) -> list[CardQuad]:
+    """Drop duplicates, a face card's inner frame, and unions of cards lying edge to edge.
+
+    Two quads with the same centre are one card (found twice, or its inner frame): keep the larger.
+    A quad holding another quad's centre away from its own centre is two touching cards whose outline
+    happens to be card-shaped (two cards side by side are 2w × 1.4w): drop it.
+    """
+    quads = sorted(quads, key=lambda q: -q.width * q.height)
+    centres = [q.corners.mean(axis=0) for q in quads]
+    keep: list[int] = []
+    for i, q in enumerate(quads):
+        union = any(
+            j != i
+            and _contains(q, centres[j])
+            and np.linalg.norm(centres[j] - centres[i]) > 0.3 * q.width
+            and quads[j].width * quads[j].height < 0.8 * q.width * q.height
+            for j in range(len(quads))
+        )
+        if union:
+            continue
+        if any(np.linalg.norm(centres[i] - centres[k]) < 0.3 * quads[k].width for k in keep):
+            continue
+        keep.append(i)
+    return [quads[i] for i in keep]
+
+
+def detect_cards(
+    image: np.ndarray,
+    *,
+    work_width: int = 640,
+    min_card_fraction: float = 0.03,
+    card_width_hint: float | None = None,
+) -> Detection:
+    """Find whole cards and corner candidates.
+
+    ``min_card_fraction`` is the smallest card width accepted, as a fraction of the frame width.
+    ``card_width_hint`` (full-image pixels) sets the corner scale for overlapped cards when no
+    whole card is visible in the frame.
+    """
+    h, w = image.shape[:2]
+    scale = max(1.0, w / work_width)
+    small = (
+        cv2.resize(image, (int(round(w / scale)), int(round(h / scale))), interpolation=cv2.INTER_AREA)
+        if scale > 1.0
+        else image
+    )
+    sw = small.shape[1]
+    min_w = max(12.0, min_card_fraction * sw)
+    min_area = min_w * min_w * CARD_ASPECT * 0.5
+    quads: list[CardQuad] = []
+    others: list[np.ndarray] = []
+    for level, mask in enumerate(card_masks(small)):
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        for cnt in contours:
+            area = cv2.contourArea(cnt)
+            if area < min_area:
+                continue
+            hull = cv2.convexHull(cnt)
+            hull_area = cv2.contourArea(hull)
+            approx = (
+                cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True).reshape(-1, 2).astype(float)
+            )
+            (_, _), (rw, rh), _ = cv2.minAreaRect(cnt)
+            aspect = max(rw, rh) / max(1e-6, min(rw, rh))
+            if (
+                len(approx) == 4
+                and area > 0.92 * hull_area
+                and area > 0.88 * rw * rh
+                and 1.15 < aspect < 1.85
+                and min(rw, rh) >= min_w
+            ):
+                quads.append(_as_quad(_refine_quad(cnt, approx) * scale))
+            elif hull_area > 1.3 * min_area and level == 0:
+                others.append(cnt)
+    quads = _resolve_quads(quads)
+    others = [
+        c
+        for c in others
+        if not any(
+            cv2.pointPolygonTest(c, tuple(float(v) for v in q.corners.mean(axis=0) / scale), False) >= 0
+            for q in quads
+        )
+    ]
+    if card_width_hint is not None:
+        cw = card_width_hint / scale
+    elif quads:
+        cw = float(np.median([q.width for q in quads])) / scale
+    else:
+        cw = 0.0
+    blobs: list[Blob] = []
+    for cnt in others:
+        width = cw
+        if width <= 0:
+            peri = cv2.arcLength(cnt, True)
+            poly = cv2.approxPolyDP(cnt, 0.01 * peri, True).reshape(-1, 2).astype(float)
+            longest = max(float(np.linalg.norm(poly[i] - poly[i - 1])) for i in range(len(poly)))
+            width = longest / CARD_ASPECT
+        if width < min_w:
+            continue
+        frames = _blob_corners(cnt, width, scale)
+        if frames:
+            blobs.append(Blob(cnt.reshape(-1, 2).astype(float) * scale, tuple(frames)))
+    return Detection(tuple(quads), tuple(blobs), scale)

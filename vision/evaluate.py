@@ -1,0 +1,133 @@
+"""Measure recognition on a labelled folder.
+
+Two layouts are understood (those of the dev photos):
+
+* single-card folders: ``DIR/<CODE>/*.jpg`` — one card per image, scored as accuracy;
+* scenes: ``DIR/images/*`` + ``DIR/labels.json`` (file name → list of codes, order free) — scored as
+  precision / recall / F1 over the multiset of codes.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from vision.errors import SourceError
+from vision.recognizer import Recognizer
+from vision.sighting import is_card_code
+from vision.sources import IMAGE_SUFFIXES, read_image
+
+
+@dataclass
+class EvalReport:
+    layout: str
+    frames: int = 0
+    correct: int = 0
+    true_pos: int = 0
+    false_pos: int = 0
+    false_neg: int = 0
+    confusions: Counter[tuple[str, str]] = field(default_factory=Counter)
+    ms: list[float] = field(default_factory=list)
+    misses: list[dict[str, object]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {
+            "layout": self.layout,
+            "frames": self.frames,
+            "ms_per_frame": round(float(np.mean(self.ms)), 2) if self.ms else None,
+            "ms_per_frame_median": round(float(np.median(self.ms)), 2) if self.ms else None,
+        }
+        if self.layout == "single":
+            out["correct"] = self.correct
+            out["accuracy"] = round(self.correct / self.frames, 4) if self.frames else None
+        else:
+            p = self.true_pos / max(1, self.true_pos + self.false_pos)
+            r = self.true_pos / max(1, self.true_pos + self.false_neg)
+            out.update(
+                {
+                    "true_positives": self.true_pos,
+                    "false_positives": self.false_pos,
+                    "false_negatives": self.false_neg,
+                    "precision": round(p, 4),
+                    "recall": round(r, 4),
+                    "f1": round(2 * p * r / max(p + r, 1e-9), 4),
+                }
+            )
+        out["confusions"] = [
+            {"truth": t, "read": r, "count": n} for (t, r), n in self.confusions.most_common()
+        ]
+        out["misses"] = self.misses[:50]
+        return out
+
+
+def detect_layout(root: Path) -> str:
+    if (root / "labels.json").is_file() and (root / "images").is_dir():
+        return "scenes"
+    subdirs = [d for d in root.iterdir() if d.is_dir()] if root.is_dir() else []
+    if subdirs and all(is_card_code(d.name) for d in subdirs):
+        return "single"
+    raise SourceError(
+        f"{root} is neither single-card folders (DIR/<CODE>/*.jpg) nor a scene folder "
+        "(DIR/images/ + DIR/labels.json)"
+    )
+
+
+def _items(root: Path, layout: str) -> Iterator[tuple[Path, list[str]]]:
+    if layout == "single":
+        for d in sorted(p for p in root.iterdir() if p.is_dir()):
+            for f in sorted(d.iterdir()):
+                if f.suffix.lower() in IMAGE_SUFFIXES:
+                    yield f, [d.name]
+    else:
+        labels = json.loads((root / "labels.json").read_text())
+        for name, codes in sorted(labels.items()):
+            yield root / "images" / name, list(codes)
+
+
+def evaluate(
+    root: str | Path,
+    recognizer: Recognizer,
+    *,
+    limit: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> EvalReport:
+    root = Path(root)
+    layout = detect_layout(root)
+    items = list(_items(root, layout))
+    if limit is not None:
+        items = items[:limit]
+    rep = EvalReport(layout)
+    for i, (path, truth) in enumerate(items):
+        image = read_image(path)
+        t0 = time.perf_counter()
+        found = recognizer.recognize(image)
+        rep.ms.append((time.perf_counter() - t0) * 1000)
+        rep.frames += 1
+        read = [s.card for s in found]
+        if layout == "single":
+            best = max(found, key=lambda s: s.confidence).card if found else "none"
+            if best == truth[0]:
+                rep.correct += 1
+            else:
+                rep.confusions[(truth[0], best)] += 1
+                rep.misses.append({"file": str(path.relative_to(root)), "truth": truth[0], "read": best})
+        else:
+            t, r = Counter(truth), Counter(read)
+            tp = sum((t & r).values())
+            rep.true_pos += tp
+            rep.false_pos += sum((r - t).values())
+            rep.false_neg += sum((t - r).values())
+            missing, extra = sorted((t - r).elements()), sorted((r - t).elements())
+            for a, b in zip(missing, extra, strict=False):
+                rep.confusions[(a, b)] += 1
+            if missing or extra:
+                rep.misses.append({"file": path.name, "missing": missing, "extra": extra})
+        if progress:
+            progress(i + 1, len(items))
+    return rep

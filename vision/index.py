@@ -1,0 +1,179 @@
+"""Read a card's index corner: cut the corner patch, split rank from suit, describe each glyph.
+
+The patch is cut straight from the full-resolution frame through the corner's frame, so the index is
+upright whatever the card's rotation: a 6 is never seen as a 9. Glyphs are isolated as connected ink
+components, the rank being the top component(s) of the index column (two for a "10") and the suit the
+next one below it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.detect import CornerFrame
+
+PX = 160  # patch pixels per card width
+PATCH_W = 0.36  # patch size in card widths
+PATCH_H = 0.62
+PW, PH = int(PATCH_W * PX), int(PATCH_H * PX)
+GLYPH = 24  # glyphs are described on a GLYPH × GLYPH canvas
+CELL = 6
+BINS = 9
+_CELL_OF = (np.arange(GLYPH)[:, None] // CELL) * (GLYPH // CELL) + (np.arange(GLYPH)[None, :] // CELL)
+
+
+def hog(canvas: np.ndarray) -> np.ndarray:
+    """Histogram of oriented gradients: 4×4 cells of 9 unsigned orientations, 2×2-cell blocks."""
+    img = canvas.astype(np.float32)
+    gx = cv2.Sobel(img, cv2.CV_32F, 1, 0, ksize=1)
+    gy = cv2.Sobel(img, cv2.CV_32F, 0, 1, ksize=1)
+    mag, ang = cv2.cartToPolar(gx, gy, angleInDegrees=True)
+    b = (np.mod(ang, 180.0) / (180.0 / BINS)).astype(np.int32) % BINS
+    n = GLYPH // CELL
+    hist = np.bincount((_CELL_OF * BINS + b).ravel(), weights=mag.ravel(), minlength=n * n * BINS)
+    hist = hist.reshape(n, n, BINS)
+    blocks = []
+    for i in range(n - 1):
+        for j in range(n - 1):
+            v = hist[i : i + 2, j : j + 2].ravel()
+            blocks.append(v / (np.linalg.norm(v) + 1e-3))
+    return np.concatenate(blocks).astype(np.float32)
+
+
+def patch_matrix(frame: CornerFrame, sideways: bool) -> np.ndarray:
+    """3×3 matrix from patch pixels to image pixels.
+
+    ``sideways`` reads the corner as a top-right corner (x along the card's long side), where a
+    four-index deck prints its mirrored index close to the patch's right edge.
+    """
+    if sideways:
+        p = np.array([[0.0, 1.0 / PX, 0.0], [-1.0 / PX, 0.0, PW / PX], [0.0, 0.0, 1.0]])
+    else:
+        p = np.diag([1.0 / PX, 1.0 / PX, 1.0])
+    return frame.card_to_image() @ p
+
+
+def cut_patch(image: np.ndarray, frame: CornerFrame, sideways: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """The upright corner patch (PH × PW × 3) and its patch→image matrix."""
+    m = patch_matrix(frame, sideways)
+    patch = cv2.warpPerspective(
+        image, m, (PW, PH), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE
+    )
+    return patch, m
+
+
+@dataclass(frozen=True)
+class Glyph:
+    """One isolated glyph: its box in the patch (x, y, w, h), ink mask crop and redness."""
+
+    box: tuple[int, int, int, int]
+    features: np.ndarray
+    redness: float
+
+
+@dataclass(frozen=True)
+class IndexGlyphs:
+    rank: Glyph
+    suit: Glyph | None
+    ink_contrast: float
+
+
+def _describe(ink: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
+    x, y, w, h = box
+    crop = ink[y : y + h, x : x + w]
+    s = (GLYPH - 2) / max(w, h)
+    nw, nh = max(1, int(round(w * s))), max(1, int(round(h * s)))
+    small = cv2.resize(crop, (nw, nh), interpolation=cv2.INTER_AREA)
+    canvas = np.zeros((GLYPH, GLYPH), np.uint8)
+    ox, oy = (GLYPH - nw) // 2, (GLYPH - nh) // 2
+    canvas[oy : oy + nh, ox : ox + nw] = small
+    grad = hog(canvas)
+    pix = cv2.resize(canvas, (12, 12), interpolation=cv2.INTER_AREA).astype(np.float32).ravel() / 255.0
+    shape = np.array([np.log(h / max(w, 1)), h / PX * 4, w / PX * 4, x / PW, y / PH], np.float32)
+    return np.concatenate([grad, pix, shape])
+
+
+def segment_index(patch: np.ndarray, *, from_right: bool = False) -> IndexGlyphs | None:
+    """Split the index of an upright corner patch into rank and suit glyphs, or ``None`` if no index."""
+    lo = patch.min(axis=2)
+    white = float(np.percentile(lo, 90))
+    dark = float(np.percentile(lo, 3))
+    if white - dark < 40:
+        return None
+    otsu, _ = cv2.threshold(lo, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    thr = min(otsu, white - 30.0)
+    ink_bin = (lo < thr).astype(np.uint8)
+    if from_right:
+        ink_bin = ink_bin[:, ::-1].copy()
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink_bin, connectivity=8)
+    min_h = 0.05 * PX
+    comps = []
+    for i in range(1, n):
+        x, y, w, h, area = (int(v) for v in stats[i])
+        if area < 10 or h < min_h:
+            continue
+        if x <= 0 or y <= 0:  # beyond the card's edge, or the edge's shadow
+            continue
+        if h > 0.45 * PX or w > 0.3 * PX:  # art, a frame line, the table
+            continue
+        comps.append((i, x, y, w, h))
+    if not comps:
+        return None
+    column = [c for c in comps if c[1] + c[3] / 2 < 0.22 * PX and c[2] < 0.32 * PX and c[4] >= 0.065 * PX]
+    if not column:
+        return None
+    seed = min(column, key=lambda c: c[2])
+    members = [seed]
+    for c in comps:
+        if c is seed:
+            continue
+        aligned = abs(c[2] - seed[2]) < 0.2 * seed[4] and abs(c[2] + c[4] - seed[2] - seed[4]) < 0.2 * seed[4]
+        gap = max(c[1] - (seed[1] + seed[3]), seed[1] - (c[1] + c[3]))
+        if aligned and gap < 0.4 * seed[4]:
+            members.append(c)
+    rx0 = min(c[1] for c in members)
+    ry0 = min(c[2] for c in members)
+    rx1 = max(c[1] + c[3] for c in members)
+    ry1 = max(c[2] + c[4] for c in members)
+    rank_labels = [c[0] for c in members]
+    below = [
+        c
+        for c in comps
+        if c not in members
+        and c[2] >= ry1 - 0.01 * PX
+        and c[1] < rx1 + 0.03 * PX
+        and c[1] + c[3] > rx0 - 0.03 * PX
+        and c[2] - ry1 < 0.6 * (ry1 - ry0)
+    ]
+    suit_c = min(below, key=lambda c: c[2]) if below else None
+
+    lo_f = lo[:, ::-1] if from_right else lo
+    bgr = patch[:, ::-1] if from_right else patch
+    scale = max(white - dark, 1.0)
+    soft = np.clip((white - lo_f.astype(np.float32)) / scale, 0, 1)
+
+    def glyph(lbls: list[int], box: tuple[int, int, int, int]) -> Glyph:
+        sel = np.isin(labels, lbls)
+        sel = cv2.dilate(sel.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+        ink = (soft * sel * 255).astype(np.uint8)
+        ink_px = bgr[np.isin(labels, lbls)].astype(np.float32)
+        r = ink_px[:, 2] - np.maximum(ink_px[:, 0], ink_px[:, 1])
+        redness = float(np.mean(r)) / scale if r.size else 0.0
+        return Glyph(box, _describe(ink, box), redness)
+
+    rank = glyph(rank_labels, (rx0, ry0, rx1 - rx0, ry1 - ry0))
+    suit = glyph([suit_c[0]], (suit_c[1], suit_c[2], suit_c[3], suit_c[4])) if suit_c else None
+    return IndexGlyphs(rank, suit, (white - dark) / 255.0)
+
+
+def white_balance_redness(patch: np.ndarray) -> float:
+    """How red the card stock itself looks (to subtract a colour cast from the ink's redness)."""
+    lo = patch.min(axis=2)
+    white = lo >= np.percentile(lo, 70)
+    px = patch[white].astype(np.float32)
+    if px.size == 0:
+        return 0.0
+    return float(np.mean(px[:, 2] - np.maximum(px[:, 0], px[:, 1]))) / 255.0

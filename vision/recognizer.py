@@ -1,0 +1,250 @@
+"""Recognise cards in a frame: the entry point of the package.
+
+>>> from vision.simcam import SimulatedCamera
+>>> shot = SimulatedCamera(seed=3).frame_for(["QH", "9S"], layout="row")
+>>> sorted(s.card for s in Recognizer(mode="table").recognize(shot.image))
+['9S', 'QH']
+
+Two modes:
+
+* ``shoe`` — one card in a fixed window (``window=(x, y, w, h)`` of the frame, default the whole
+  frame); at most one sighting, the most confident.
+* ``table`` — every card in the frame: whole cards at any rotation and scale, and the corners of
+  overlapped cards in hands and fans. A card whose two index corners both show is reported once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import cv2
+import numpy as np
+
+from vision.calibration import Calibration
+from vision.detect import CardQuad, CornerFrame, detect_cards
+from vision.glyphs import RANK_CLASSES, SUIT_CLASSES, GlyphModel, default_model
+from vision.index import PX, cut_patch, segment_index, white_balance_redness
+from vision.render import CARD_ASPECT
+from vision.sighting import BACK, RED_SUITS, Sighting
+
+Mode = Literal["shoe", "table"]
+_RANKS = RANK_CLASSES[:-1]
+_SUITS = SUIT_CLASSES[:-1]
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One index corner read: the best code, its confidence and where the index was."""
+
+    card: str
+    confidence: float
+    reject: float
+    index_corner: tuple[tuple[float, float], ...]
+
+
+def colour_is_informative(image: np.ndarray) -> bool:
+    """Whether the frame carries colour at all (a black-and-white scan does not): red ink is findable."""
+    small = image[::8, ::8].astype(np.int16)
+    red = small[..., 2] - np.maximum(small[..., 0], small[..., 1])
+    return bool((red > 45).mean() > 0.0005)
+
+
+class Recognizer:
+    """Find and read every card in a frame. Thread-compatible, stateless between frames."""
+
+    def __init__(
+        self,
+        mode: Mode = "table",
+        *,
+        calibration: Calibration | None = None,
+        model: GlyphModel | None = None,
+        window: tuple[int, int, int, int] | None = None,
+        min_confidence: float = 0.35,
+        card_width_hint: float | None = None,
+        work_width: int | None = None,
+    ) -> None:
+        if mode not in ("shoe", "table"):
+            raise ValueError(f"mode must be 'shoe' or 'table', got {mode!r}")
+        self.mode: Mode = mode
+        self.calibration = calibration
+        self.model = model or default_model()
+        self.window = window
+        self.min_confidence = min_confidence
+        self.card_width_hint = card_width_hint
+        self.work_width = work_width or (320 if mode == "shoe" else 640)
+
+    # -- reading one corner -------------------------------------------------------------------------
+    def read_corner(
+        self, image: np.ndarray, frame: CornerFrame, *, sideways: bool = False, colour: bool = True
+    ) -> Reading | None:
+        patch, m = cut_patch(image, frame, sideways)
+        glyphs = segment_index(patch, from_right=sideways)
+        if glyphs is None or glyphs.suit is None:
+            return None
+        feats = np.stack([glyphs.rank.features, glyphs.suit.features])
+        pr = self.model.rank.probabilities(feats[:1])[0]
+        ps = self.model.suit.probabilities(feats[1:])[0]
+        if self.calibration is not None:
+            pr, ps = self.calibration.adjust(glyphs.rank.features, glyphs.suit.features, pr, ps)
+        reject = float(max(pr[-1], ps[-1]))
+        pr_c = pr[:-1] / max(pr[:-1].sum(), 1e-9)
+        ps_c = ps[:-1].copy()
+        if colour:
+            cast = white_balance_redness(patch)
+            red = 0.5 * (glyphs.suit.redness + glyphs.rank.redness) - cast
+            is_red = 1.0 / (1.0 + np.exp(-(red - 0.18) * 25.0))
+            ps_c *= np.array([1 - is_red if s not in RED_SUITS else is_red for s in _SUITS]) + 1e-3
+        ps_c = ps_c / max(ps_c.sum(), 1e-9)
+        r, s = int(pr_c.argmax()), int(ps_c.argmax())
+        conf = float(pr_c[r] * ps_c[s] * (1.0 - reject))
+        x0 = min(glyphs.rank.box[0], glyphs.suit.box[0])
+        y0 = glyphs.rank.box[1]
+        x1 = max(glyphs.rank.box[0] + glyphs.rank.box[2], glyphs.suit.box[0] + glyphs.suit.box[2])
+        y1 = glyphs.suit.box[1] + glyphs.suit.box[3]
+        if sideways:
+            x0, x1 = patch.shape[1] - x1, patch.shape[1] - x0
+        box = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64).reshape(-1, 1, 2)
+        pts = cv2.perspectiveTransform(box, m).reshape(-1, 2)
+        return Reading(_RANKS[r] + _SUITS[s], conf, reject, tuple((float(x), float(y)) for x, y in pts))
+
+    # -- whole cards --------------------------------------------------------------------------------
+    def _read_quad(self, image: np.ndarray, quad: CardQuad, colour: bool) -> Sighting | None:
+        readings = [r for k in (0, 2) if (r := self.read_corner(image, quad.frame(k), colour=colour))]
+        good = [r for r in readings if r.confidence >= self.min_confidence]
+        if not good:
+            side = [
+                r
+                for k in (1, 3)
+                if (r := self.read_corner(image, quad.frame(k), sideways=True, colour=colour))
+            ]
+            good = [r for r in side if r.confidence >= self.min_confidence]
+        outline = tuple((float(x), float(y)) for x, y in quad.corners)
+        if good:
+            best = max(good, key=lambda r: r.confidence)
+            agree = [r for r in good if r.card == best.card]
+            conf = 1.0 - float(np.prod([1.0 - r.confidence for r in agree]))
+            if len(agree) < len(good):
+                conf *= 0.7
+            return Sighting(
+                best.card,
+                min(1.0, conf),
+                outline,
+                best.index_corner,
+                evidence=tuple(f"{r.card}:{r.confidence:.2f}" for r in readings),
+            )
+        if self._looks_like_back(image, quad, readings):
+            return Sighting(BACK, 0.8, outline, None, evidence=("no index; patterned face",))
+        return None
+
+    def _looks_like_back(self, image: np.ndarray, quad: CardQuad, readings: list[Reading]) -> bool:
+        if any(r.reject < 0.5 and r.confidence > 0.2 for r in readings):
+            return False
+        src = np.array([[0, 0], [40, 0], [40, 56], [0, 56]], np.float32)
+        h = cv2.getPerspectiveTransform(src, quad.corners.astype(np.float32))
+        card = cv2.warpPerspective(image, h, (40, 56), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_AREA)
+        lo = card.min(axis=2).astype(np.float32)
+        inner = lo[8:-8, 6:-6]
+        white = float(np.percentile(lo, 95))
+        ink = float((inner < white - 50).mean())
+        edges = float(np.abs(np.diff(inner, axis=1)).mean())
+        return ink > 0.22 or (ink > 0.1 and edges > 18)
+
+    # -- overlapped cards ---------------------------------------------------------------------------
+    def _read_corners(
+        self, image: np.ndarray, frames: tuple[CornerFrame, ...], colour: bool
+    ) -> list[Sighting]:
+        found: list[tuple[Reading, CornerFrame]] = []
+        for f in frames:
+            for sideways in (False, True):
+                r = self.read_corner(image, f, sideways=sideways, colour=colour)
+                if r and r.confidence >= self.min_confidence:
+                    found.append((r, f))
+        out: list[Sighting] = []
+        by_card: dict[str, list[tuple[Reading, CornerFrame]]] = {}
+        for r, f in found:
+            by_card.setdefault(r.card, []).append((r, f))
+        for card, items in by_card.items():
+            # both index corners of one card: same code, within a card diagonal of each other
+            groups: list[list[tuple[Reading, CornerFrame]]] = []
+            for it in sorted(items, key=lambda t: -t[0].confidence):
+                diag = it[1].width * float(np.hypot(1.0, CARD_ASPECT)) * 1.1
+                for g in groups:
+                    if np.linalg.norm(g[0][1].origin - it[1].origin) <= diag:
+                        g.append(it)
+                        break
+                else:
+                    groups.append([it])
+            for g in groups:
+                r, f = g[0]
+                w = f.width
+                outline = tuple(
+                    (float(p[0]), float(p[1]))
+                    for p in (
+                        f.origin,
+                        f.origin + f.x * w,
+                        f.origin + f.x * w + f.y * w * CARD_ASPECT,
+                        f.origin + f.y * w * CARD_ASPECT,
+                    )
+                )
+                conf = 1.0 - float(np.prod([1.0 - x[0].confidence for x in g]))
+                out.append(
+                    Sighting(
+                        card,
+                        min(1.0, conf),
+                        outline,
+                        r.index_corner,
+                        evidence=("corner",) + tuple(f"{x[0].card}:{x[0].confidence:.2f}" for x in g),
+                    )
+                )
+        return out
+
+    # -- frame --------------------------------------------------------------------------------------
+    def recognize(self, image: np.ndarray) -> list[Sighting]:
+        """Every card sighting in ``image`` (BGR); in shoe mode at most one."""
+        if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3:
+            raise ValueError("recognize expects a BGR image: an H×W×3 uint8 array")
+        ox = oy = 0
+        view = image
+        if self.window is not None:
+            x, y, w, h = self.window
+            view = image[y : y + h, x : x + w]
+            ox, oy = x, y
+        colour = colour_is_informative(view)
+        det = detect_cards(
+            view,
+            work_width=self.work_width,
+            card_width_hint=self.card_width_hint,
+            min_card_fraction=0.1 if self.mode == "shoe" else 0.025,
+        )
+        quads = det.quads
+        if self.mode == "shoe" and quads:
+            quads = (max(quads, key=lambda q: q.width * q.height),)
+        sightings = [s for q in quads if (s := self._read_quad(view, q, colour))]
+        if self.mode == "table" or not sightings:
+            for blob in det.blobs:
+                sightings += self._read_corners(view, blob.corners, colour)
+        if self.mode == "shoe" and sightings:
+            sightings = [max(sightings, key=lambda s: s.confidence)]
+        if ox or oy:
+            sightings = [_shift(s, ox, oy) for s in sightings]
+        return sightings
+
+
+def _shift(s: Sighting, dx: float, dy: float) -> Sighting:
+    def mv(pts: tuple[tuple[float, float], ...] | None) -> tuple[tuple[float, float], ...] | None:
+        return None if pts is None else tuple((x + dx, y + dy) for x, y in pts)
+
+    outline = mv(s.outline)
+    assert outline is not None
+    return Sighting(s.card, s.confidence, outline, mv(s.index_corner), s.evidence)
+
+
+def recognize(
+    image: np.ndarray, mode: Mode = "table", calibration: Calibration | None = None
+) -> list[Sighting]:
+    """One-shot convenience: ``Recognizer(mode, calibration=…).recognize(image)``."""
+    return Recognizer(mode, calibration=calibration).recognize(image)
+
+
+__all__ = ["PX", "Reading", "Recognizer", "recognize", "colour_is_informative"]
