@@ -22,10 +22,13 @@ app = typer.Typer(
 # (module under dealer.commands, attribute) for each sub-command group or single command.
 # A module exposes either `app` (a typer.Typer group, added under its `NAME`) or `register(app)`.
 COMMAND_MODULES: list[str] = [
+    "poker",
     "serve",
     "audit",
     "replay",
     "score",
+    "vision",
+    "bench_vision",
 ]
 
 
