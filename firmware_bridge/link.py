@@ -46,6 +46,7 @@ from firmware_bridge.protocol.layouts import (
     REPLY_BIT,
     DeviceKind,
     ResetCause,
+    Status,
 )
 from firmware_bridge.protocol.messages import SPECS, by_name, decode_payload, encode_payload
 from firmware_bridge.transport import BAUDRATE, Port, PortError, open_port
@@ -100,6 +101,10 @@ class LinkStats:
         data = asdict(self)
         data["frame_errors"] = dict(self.frame_errors)
         return data
+
+
+def _needs_hello(reply: dict[str, Any]) -> bool:
+    return reply.get("_type") == "NAK" and reply.get("status") == Status.NEED_HELLO
 
 
 def _reset_cause(value: int) -> str:
@@ -180,8 +185,14 @@ class Link:
             wire = encode_frame(Frame(type=spec.type, seq=seq, payload=payload))
             for round_no in range(self.rehandshakes + 1):
                 reply = self._send_and_wait(wire, seq, spec.reply_type)
-                if reply is not None:
+                if reply is not None and not _needs_hello(reply):
                     return reply
+                if reply is not None:
+                    # the device rebooted and refused the command unexecuted: greet it, then resend
+                    self._handshaken = False
+                    self._handshake(new_session=False, deadline=deadline)
+                    boot = self.info.boot_id if self.info else None
+                    continue
                 if round_no == self.rehandshakes:
                     break
                 self.stats.rehandshakes += 1
@@ -473,7 +484,9 @@ class Link:
                 seq = self._next_seq()
                 reply = self._send_and_wait(encode_frame(Frame(type=_PING.type, seq=seq)), seq,
                                             _PING.reply_type)
-                if reply is None:
+                if reply is not None and _needs_hello(reply):
+                    self._handshaken = False
+                elif reply is None:
                     self._missed += 1
                     if self._missed >= self.missed_beats:
                         self._mark_down(f"{self._missed} heartbeats missed")

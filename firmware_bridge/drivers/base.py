@@ -40,6 +40,7 @@ _STATUS_TEXT = {
     Status.DOOR_OPEN: "a door is open; close it", Status.NOT_HOMED: "the reels are not homed; call home()",
     Status.BAD_STATE: "the device is not in a state to do this",
     Status.QUEUE_FULL: "the device's event queue is full; events are not being acked",
+    Status.NEED_HELLO: "the device rebooted and was not greeted",
 }
 
 

@@ -98,6 +98,7 @@ class Status(IntEnum):
     NOT_HOMED = 7
     BAD_STATE = 8
     QUEUE_FULL = 9
+    NEED_HELLO = 10  # the device booted and has not been greeted: send HELLO, then the command again
 
 
 class DeviceState(IntEnum):

@@ -106,6 +106,7 @@ class DeviceCore:
         self.last_host_frame = now
         self.safe = False
         self.pending_overflow = 0
+        self.host_ready = False  # no command but HELLO is accepted, and no event sent, until a HELLO
         self.outbox.clear()
         self.on_boot(now)
 
@@ -170,9 +171,16 @@ class DeviceCore:
 
     def _on_frame(self, frame: Frame, now: float) -> None:
         self.last_host_frame = now
-        self.safe = False
+        try:
+            self._handle(frame, now)
+        finally:
+            self.safe = False  # the host is back (a PING first reports that the device was safe)
+
+    def _handle(self, frame: Frame, now: float) -> None:
         spec = SPECS.get(frame.type)
         if frame.type == by_name("EVENT_ACK").type:
+            if not self.host_ready:
+                return
             try:
                 number = decode_payload(frame.type, frame.payload)["event_no"]
             except PayloadError:
@@ -188,6 +196,11 @@ class DeviceCore:
             return
         if spec.name == "HELLO":
             self._hello(frame, now)
+            return
+        if not self.host_ready:
+            self._send(Frame(type=0xFF, ack=frame.seq,
+                             payload=encode_payload(0xFF, {"status": Status.NEED_HELLO,
+                                                           "rejected_type": frame.type})))
             return
         if self.cached is not None and self.cached[0] == frame.seq:
             self.stats.replays += 1
@@ -220,6 +233,7 @@ class DeviceCore:
             values = {"flags": 0}
         if values["flags"] & HELLO_NEW_SESSION:
             self.cached = None
+        self.host_ready = True
         for event in self.queue:  # resend everything unacked right after a handshake
             event.sent_at = None
         major, minor, patch = FIRMWARE_VERSION
@@ -260,6 +274,8 @@ class DeviceCore:
         if not self.safe and now - self.last_host_frame > self.heartbeat_timeout:
             self.safe = True
             self.enter_safe_state(now)
+        if not self.host_ready:
+            return
         resend = self.event_resend if not self.safe else max(self.event_resend, 0.25)
         for event in self.queue[:EVENT_WINDOW]:
             if event.sent_at is None or now - event.sent_at >= resend:
@@ -274,7 +290,7 @@ class DeviceCore:
         deadline = now + 0.05
         if self.timers:
             deadline = min(deadline, self.timers[0][0])
-        for event in self.queue[:EVENT_WINDOW]:
+        for event in self.queue[:EVENT_WINDOW] if self.host_ready else ():
             deadline = min(deadline, now if event.sent_at is None else event.sent_at + self.event_resend)
         return deadline
 

@@ -1,0 +1,48 @@
+"""Backends for the contract suite: an in-memory pipe, a simulator process on a real pty, and real hardware
+when ``FB_SHOE_PORT`` / ``FB_SHUFFLER_PORT`` / ``FB_REELS_PORT`` names a port (skipped otherwise)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+# tests/conftest.py puts tests/ on sys.path, where this directory would shadow the real package as a
+# namespace package; make sure `firmware_bridge` is the repository's package.
+_REPO = str(Path(__file__).resolve().parents[2])
+if sys.path[:1] != [_REPO]:
+    sys.path.insert(0, _REPO)
+if getattr(sys.modules.get("firmware_bridge"), "__file__", "") is None:
+    del sys.modules["firmware_bridge"]
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fb_support import Opener
+
+from firmware_bridge import Device, open_device  # noqa: E402
+
+BACKENDS = ["memory", "pty", "hardware"]
+
+
+@pytest.fixture(params=BACKENDS)
+def open_kind(request: pytest.FixtureRequest) -> Iterator[Opener]:
+    backend = request.param
+    opened: list[Device] = []
+
+    def opener(kind: str, **options: Any) -> Device:
+        link = {"reply_timeout": 0.1, "retries": 3}
+        link.update({k: options.pop(k) for k in list(options) if k in ("heartbeat", "reply_timeout")})
+        if backend == "hardware":
+            port = os.environ.get(f"FB_{kind.upper()}_PORT")
+            if not port:
+                pytest.skip(f"set FB_{kind.upper()}_PORT to run the contract suite on a real {kind}")
+            device = open_device(kind, port, **link)
+        else:
+            device = open_device(kind, "sim" if backend == "memory" else "pty", **options, **link)
+        opened.append(device)
+        return device
+
+    yield opener
+    for device in opened:
+        device.close()
