@@ -14,7 +14,7 @@ from dealer.commands.output import console, fail, print_json
 from dealer.core.cards import parse_cards
 from dealer.core.errors import DealerError
 from dealer.core.operations import Operation
-from dealer.core.scoring import cribbage
+from dealer.core.scoring import cribbage, pinochle
 from dealer.core.scoring.operations import (
     CorrectEntry,
     EndScoredGame,
@@ -108,6 +108,30 @@ def cribbage_pegging(
     lines = [f"{p.player:8} {p.card.code if p.card else '':4} {p.count:3} +{p.points} {' '.join(p.reasons)}"
              for p in points if p.points]
     _show(value, json_output, "\n".join([*lines, f"totals {totals}"]))
+
+
+@app.command("pinochle-meld")
+def pinochle_meld(
+    cards: str = typer.Argument(..., help="A hand or the cards of one meld, e.g. 'QS QS JD JD'."),
+    trump: str = typer.Option(..., "--trump", help="Trump suit (S H D C) or the turned card."),
+    pack: int = typer.Option(48, "--pack", help="48 or 64 (the dix is the 9 or the 7)."),
+    one: bool = typer.Option(False, "--one", help="The cards form exactly one meld: name it."),
+    double_pinochle: int = typer.Option(300, "--double-pinochle", help="300 (seed) or 80."),
+    json_output: bool = _JSON,
+) -> None:
+    """Meld in a pinochle hand by class (RULES C1): every meld it holds, or --one meld named."""
+    try:
+        suit = pinochle.parse_trump(trump)
+        parsed = _cards(cards, "cards")
+        if pack not in (48, 64):
+            fail(f"--pack is 48 or 64, got {pack}")
+        melds = ([pinochle.classify_meld(parsed, suit, pack, double_pinochle)] if one
+                 else pinochle.find_melds(parsed, suit, pack, double_pinochle))
+    except DealerError as exc:
+        fail(str(exc))
+    value = {"trump": suit.value, "melds": [m.to_json() for m in melds], "total": sum(m.value for m in melds)}
+    lines = [f"{m.cls} {m.name:16} {' '.join(c.code for c in m.cards):16} {m.value}" for m in melds]
+    _show(value, json_output, "\n".join([*lines, f"total {value['total']}"]))
 
 
 # -- scorebooks in an event log ---------------------------------------------------------------------

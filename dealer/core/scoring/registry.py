@@ -10,6 +10,7 @@ from dealer.core.scoring.base import ScoreError, ScoreGame, describe_rules
 # module under dealer.core.scoring → scorer class names it defines
 _MODULES: dict[str, tuple[str, ...]] = {
     "cribbage": ("Cribbage",),
+    "pinochle": ("Pinochle",),
 }
 
 

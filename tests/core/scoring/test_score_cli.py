@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import typer
 from typer.testing import CliRunner
 
-from dealer.cli import app
+from dealer.commands import score
 
 runner = CliRunner()
+app = typer.Typer()
+app.add_typer(score.app, name=score.NAME)  # the group alone: other groups' imports stay out
 
 
 def run(*args: str) -> tuple[int, str]:
@@ -31,6 +34,14 @@ def test_cribbage_hand_json() -> None:
     assert code == 0
     value = json.loads(out)
     assert value["total"] == 29 and value["by_kind"] == {"fifteen": 16, "pair": 12, "nobs": 1}
+
+
+# RULES C1: double pinochle 300, and a hand's melds by class
+def test_pinochle_meld_json() -> None:
+    code, out = run("score", "pinochle-meld", "QS QS JD JD", "--trump", "H", "--one", "--json")
+    assert code == 0 and json.loads(out)["total"] == 300
+    code, out = run("score", "pinochle-meld", "AH 10H KH QH JH 9H AS AD AC QS", "--trump", "9H", "--json")
+    assert json.loads(out)["total"] == 150 + 10 + 100  # flush, dix, and A♥ serves in 100 aces too
 
 
 def test_bad_cards_exit_non_zero_with_a_message() -> None:
