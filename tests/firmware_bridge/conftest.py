@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 # tests/conftest.py puts tests/ on sys.path, where this directory would shadow the real package as a
 # namespace package; make sure `firmware_bridge` is the repository's package.
@@ -14,11 +18,7 @@ if sys.path[:1] != [_REPO]:
     sys.path.insert(0, _REPO)
 if getattr(sys.modules.get("firmware_bridge"), "__file__", "") is None:
     del sys.modules["firmware_bridge"]
-from collections.abc import Iterator
-from typing import Any
-
-import pytest
-from fb_support import Opener
+from fb_support import Opener  # noqa: E402
 
 from firmware_bridge import Device, open_device  # noqa: E402
 
