@@ -26,9 +26,8 @@ COMMAND_MODULES: list[str] = [
     "serve",
     "audit",
     "replay",
+    "token",
     "score",
-    "vision",
-    "bench_vision",
 ]
 
 

@@ -37,9 +37,11 @@ class ServerSettings(_Section):
 class TableSettings(_Section):
     name: str = Field("table-1", min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.-]+$")
     game: str = "blackjack"
+    rules: str = ""  # the game's house rules as a spec, e.g. "h17,das,6:5" (see docs/games/)
     mode: Literal["simulated", "live"] = "simulated"
     db: Path = Path("var/dealer.db")
     seats: int = Field(7, ge=1, le=14)
+    pace_ms: int = Field(400, ge=0, le=60_000)  # simulated play: pause between steps, to watch it
 
 
 class ShoeSettings(_Section):

@@ -1,17 +1,47 @@
-"""Dependencies shared by the routes."""
+"""Dependencies shared by the routes: the table host and the caller's role."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, HTTPException, Request, WebSocket
 
-from dealer.table import Table
-
-
-def get_table(request: Request) -> Table:
-    table: Table = request.app.state.table
-    return table
+from dealer.store import Role
+from dealer.table.host import TableHost
 
 
-TableDep = Annotated[Table, Depends(get_table)]
+def get_host(request: Request) -> TableHost:
+    host: TableHost = request.app.state.host
+    return host
+
+
+HostDep = Annotated[TableHost, Depends(get_host)]
+
+
+def token_from(request: Request | WebSocket) -> str | None:
+    header = request.headers.get("authorization", "")
+    if header.lower().startswith("bearer "):
+        return header[7:].strip()
+    return request.query_params.get("token")
+
+
+def require(role: Role) -> Callable[[Request], Role]:
+    """A dependency that admits callers holding at least ``role`` (401 without a token, 403 below)."""
+
+    def check(request: Request) -> Role:
+        host: TableHost = request.app.state.host
+        have = host.role_for(token_from(request))
+        if have is None:
+            raise HTTPException(401, detail="a valid token is required (Authorization: Bearer …)")
+        if have < role:
+            raise HTTPException(403, detail=f"this needs the {role.name.lower()} role; "
+                                            f"the token is {have.name.lower()}")
+        return have
+
+    return check
+
+
+ViewerRole = Annotated[Role, Depends(require(Role.VIEWER))]
+DealerRole = Annotated[Role, Depends(require(Role.DEALER))]
+AdminRole = Annotated[Role, Depends(require(Role.ADMIN))]

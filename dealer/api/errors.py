@@ -17,6 +17,7 @@ from dealer.core.errors import (
 from dealer.store import StoreError
 
 _STATUS: list[tuple[type[BaseException], int]] = [
+    (PermissionError, 403),
     (CardCodeError, 422),
     (MoneyError, 422),
     (UnknownOperation, 404),
@@ -25,11 +26,13 @@ _STATUS: list[tuple[type[BaseException], int]] = [
     (ShoeStateError, 409),
     (StoreError, 503),
     (DealerError, 400),
+    (ValueError, 422),
+    (TypeError, 422),
 ]
 
 
 def status_for(exc: BaseException) -> int:
-    return next(status for kind, status in _STATUS if isinstance(exc, kind))
+    return next((status for kind, status in _STATUS if isinstance(exc, kind)), 500)
 
 
 def install_error_handlers(app: FastAPI) -> None:
@@ -37,4 +40,5 @@ def install_error_handlers(app: FastAPI) -> None:
         return JSONResponse(status_code=status_for(exc),
                             content={"error": type(exc).__name__, "detail": str(exc)})
 
-    app.add_exception_handler(DealerError, handle)
+    for kind in (DealerError, PermissionError, ValueError, TypeError):
+        app.add_exception_handler(kind, handle)

@@ -32,7 +32,7 @@ def register(app: typer.Typer) -> None:
         import uvicorn
 
         from dealer.api import create_app
-        from dealer.table.setup import open_table
+        from dealer.table.host import TableHost
 
         overrides: dict[str, dict[str, object]] = {}
         if host is not None or port is not None:
@@ -49,5 +49,5 @@ def register(app: typer.Typer) -> None:
         console.print(f"table [bold]{settings.table.name}[/] ({settings.table.game}, "
                       f"{settings.table.mode}) on http://{settings.server.host}:{settings.server.port}"
                       f"  log: {settings.table.db}")
-        uvicorn.run(create_app(lambda: open_table(settings)), host=settings.server.host,
+        uvicorn.run(create_app(lambda: TableHost.open(settings)), host=settings.server.host,
                     port=settings.server.port, log_level="info")

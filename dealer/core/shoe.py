@@ -32,7 +32,7 @@ import enum
 from collections import Counter
 from dataclasses import dataclass, field
 
-from dealer.core.cards import BACK, Card, Rank
+from dealer.core.cards import Card, Rank
 from dealer.core.errors import DealerError, IllegalOperation, ShoeEmpty, ShoeStateError
 from dealer.core.packs import Pack, pack_by_name
 from dealer.core.rng import Rng

@@ -45,6 +45,7 @@ class TableState:
     games: dict[str, Any] = field(default_factory=dict)
     paused: dict[str, str] = field(default_factory=dict)  # source -> reason, while a fault is open
     voided: dict[int, str] = field(default_factory=dict)  # record seq -> reason
+    corrected: dict[int, str] = field(default_factory=dict)  # record seq -> the card it really was
     applied: int = 0  # how many operations have been applied
 
     def apply(self, op: Operation) -> None:
@@ -77,6 +78,7 @@ class TableState:
             "games": {name: _game_json(game) for name, game in self.games.items()},
             "paused": dict(self.paused),
             "voided": {str(seq): reason for seq, reason in self.voided.items()},
+            "corrected": {str(seq): card for seq, card in self.corrected.items()},
         }
 
 
@@ -224,3 +226,19 @@ class VoidRecord(Operation):
     def apply(self, table: TableState) -> None:
         ensure(self.seq >= 1, f"no record {self.seq} to void")
         table.voided[self.seq] = self.reason
+
+
+@register_operation
+@dataclass(frozen=True)
+class CorrectCard(Operation):
+    """Record ``seq`` dealt a card that was mis-read: it was really ``card``. Replay applies that
+    record with the right card, in its place; the runtime checks the rest of the log still holds."""
+
+    kind: ClassVar[str] = "table.correct-card"
+    seq: int
+    card: Card
+    reason: str = ""
+
+    def apply(self, table: TableState) -> None:
+        ensure(self.seq >= 1, f"no record {self.seq} to correct")
+        table.corrected[self.seq] = self.card.code

@@ -15,10 +15,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from dealer.core.cards import Card
 from dealer.core.errors import IllegalOperation
 from dealer.core.games.base import Game, Prompt, Step
 from dealer.core.operations import Operation
-from dealer.core.table_state import TableState, VoidRecord
+from dealer.core.table_state import CorrectCard, TableState, VoidRecord
 from dealer.store import EventStore, Record, replay
 from dealer.table.hub import EventHub
 
@@ -49,10 +50,10 @@ class Table:
         self.store.close()
 
     # ---- state ---------------------------------------------------------------------------------
-    def _rebuild(self, skip: set[int] | None = None) -> TableState:
+    def _rebuild(self, skip: set[int] | None = None, correct: dict[int, Card] | None = None) -> TableState:
         self.history.clear()
         self._last_round = None
-        return replay(list(self.store.records()), skip=skip, after_apply=self._track_round)
+        return replay(list(self.store.records()), skip=skip, correct=correct, after_apply=self._track_round)
 
     @property
     def game(self) -> Game | None:
@@ -84,20 +85,34 @@ class Table:
     def void(self, seq: int, reason: str) -> Record:
         """Cancel record ``seq`` if the table's history still makes sense without it."""
         with self._lock:
-            if not 1 <= seq <= self.store.last_seq:
-                raise IllegalOperation(f"there is no record {seq} to void (last is {self.store.last_seq})")
-            if seq in self.state.voided:
-                raise IllegalOperation(f"record {seq} is already void")
-            try:
-                trial = self._rebuild(skip={seq})
-            except IllegalOperation as exc:
-                self.state = self._rebuild()
-                raise IllegalOperation(f"cannot void record {seq}: later records depend on it ({exc})") from exc
-            op = VoidRecord(seq, reason)
-            trial.apply(op)
-            record = self.store.append(op)
-            self.state = trial
-            self._announce(record)
+            self._check_target(seq)
+            return self._rewrite(VoidRecord(seq, reason), skip={seq}, what="void")
+
+    def correct(self, seq: int, card: Card, reason: str = "") -> Record:
+        """Record ``seq`` dealt ``card``, not what was read: replay it with the right card."""
+        with self._lock:
+            self._check_target(seq)
+            return self._rewrite(CorrectCard(seq, card, reason), correct={seq: card}, what="correct")
+
+    def _check_target(self, seq: int) -> None:
+        if not 1 <= seq <= self.store.last_seq:
+            raise IllegalOperation(f"there is no record {seq} (the last is {self.store.last_seq})")
+        if seq in self.state.voided:
+            raise IllegalOperation(f"record {seq} is void")
+
+    def _rewrite(self, op: Operation, *, what: str, skip: set[int] | None = None,
+                 correct: dict[int, Card] | None = None) -> Record:
+        seq = op.seq  # type: ignore[attr-defined]
+        try:
+            trial = self._rebuild(skip=skip, correct=correct)
+        except IllegalOperation as exc:
+            self.state = self._rebuild()
+            raise IllegalOperation(f"cannot {what} record {seq}: the records after it no longer hold "
+                                   f"({exc})") from exc
+        trial.apply(op)
+        record = self.store.append(op)
+        self.state = trial
+        self._announce(record)
         return record
 
     def _announce(self, record: Record) -> None:

@@ -6,13 +6,23 @@ from dealer.config import Settings
 from dealer.core.rng import Rng
 from dealer.core.shoe import BurnRule, CutRule, ShoeMode
 from dealer.core.table_state import LoadShoe, ShuffleShoe
+from dealer.table.games import game_entry
 from dealer.table.runtime import Table
 
 
 def open_table(settings: Settings) -> Table:
-    table = Table.open(settings.table.name, settings.table.db)
+    table = Table.open(settings.table.name, settings.table.db, game=settings.table.game)
+    ensure_game(table, settings)
     ensure_shoe(table, settings)
     return table
+
+
+def ensure_game(table: Table, settings: Settings) -> None:
+    """Open the configured game unless the log already has it running."""
+    name = settings.table.game
+    if name == "none" or name in table.state.games:
+        return
+    table.submit(game_entry(name).new_game(settings.table.rules))
 
 
 def ensure_shoe(table: Table, settings: Settings, rng: Rng | None = None) -> None:

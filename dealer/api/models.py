@@ -1,0 +1,47 @@
+"""Request bodies. Pydantic rejects malformed ones with a 422 naming the field."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class OperationIn(_Body):
+    kind: str = Field(min_length=1, max_length=64, examples=["blackjack.act"])
+    payload: dict[str, Any] = Field(default_factory=dict, examples=[{"action": "hit"}])
+
+
+class CardIn(_Body):
+    card: str = Field(min_length=1, max_length=8, examples=["10H"])
+
+
+class VoidIn(_Body):
+    seq: int = Field(ge=1)
+    reason: str = Field(min_length=1, max_length=200)
+
+
+class CorrectIn(_Body):
+    seq: int = Field(ge=1, description="the record of the mis-read card")
+    card: str = Field(min_length=1, max_length=8, description="what the card really is")
+
+
+class ActionIn(_Body):
+    option: str = Field(min_length=1, max_length=32, examples=["hit"])
+
+
+class AutoplayIn(_Body):
+    on: bool
+
+
+class TokenIn(_Body):
+    role: Literal["viewer", "dealer", "admin"]
+    label: str = Field("", max_length=100)
+
+
+class DeviceCommandIn(_Body):
+    args: dict[str, Any] = Field(default_factory=dict)

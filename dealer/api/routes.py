@@ -1,0 +1,109 @@
+"""REST routes: reading the table, running the game, correcting cards, tokens."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import PlainTextResponse
+from starlette.concurrency import run_in_threadpool
+
+from dealer import __version__
+from dealer.api.deps import AdminRole, DealerRole, HostDep, ViewerRole
+from dealer.api.models import ActionIn, AutoplayIn, CardIn, CorrectIn, OperationIn, TokenIn, VoidIn
+from dealer.store import Record, Role
+from dealer.table.games import GAMES
+
+router = APIRouter()
+
+
+def _record(record: Record) -> dict[str, Any]:
+    return {"seq": record.seq, "kind": record.kind, "time": record.time}
+
+
+@router.get("/health", tags=["read"])
+async def health(host: HostDep) -> dict[str, Any]:
+    """Liveness: version, table name and how many events the log holds."""
+    return {"status": "ok", "version": __version__, "table": host.table.name,
+            "events": host.table.store.last_seq, "paused": host.table.paused}
+
+
+@router.get("/state", tags=["read"])
+async def state(host: HostDep, role: ViewerRole) -> dict[str, Any]:
+    """The whole public table state: game, shoe counts, balances, prompt. Never an undealt card."""
+    return await run_in_threadpool(host.table.public_state)
+
+
+@router.get("/api/games", tags=["read"])
+async def games(role: ViewerRole) -> dict[str, str]:
+    return {name: entry.description for name, entry in GAMES.items()}
+
+
+@router.get("/api/history", tags=["read"])
+async def history(host: HostDep, role: ViewerRole) -> list[dict[str, Any]]:
+    """The last rounds (up to 10), oldest first."""
+    return list(host.table.history)
+
+
+@router.get("/api/history.csv", tags=["read"], response_class=PlainTextResponse)
+async def history_csv(host: HostDep, role: ViewerRole) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["round", "seq", "time", "game"])
+    for row in host.table.history:
+        writer.writerow([row["round"], row["seq"], row["time"], json.dumps(row["game"], sort_keys=True)])
+    return out.getvalue()
+
+
+@router.get("/api/events", tags=["read"])
+async def events(host: HostDep, role: AdminRole, last: int = 50) -> list[dict[str, Any]]:
+    """The newest records of the log (admin: payloads include face-down burn cards)."""
+    records = await run_in_threadpool(host.table.store.tail, max(1, min(last, 1000)))
+    return [r.to_json() for r in records]
+
+
+@router.post("/api/operations", tags=["control"], status_code=201)
+async def submit(body: OperationIn, host: HostDep, role: DealerRole) -> dict[str, Any]:
+    """Submit any game operation by kind (validated by the game's own rules: 409 names the rule)."""
+    record = await run_in_threadpool(host.submit, body.kind, body.payload, role)
+    return _record(record)
+
+
+@router.post("/api/actions", tags=["control"], status_code=201)
+async def take_action(body: ActionIn, host: HostDep, role: DealerRole) -> dict[str, Any]:
+    """Pick one of the prompt's options (what the dealer page's buttons do)."""
+    return _record(await run_in_threadpool(host.act, body.option))
+
+
+@router.post("/api/cards", tags=["control"], status_code=201)
+async def enter_card(body: CardIn, host: HostDep, role: DealerRole) -> dict[str, Any]:
+    """Manual card entry: the card goes where the game's rules send the next card."""
+    return _record(await run_in_threadpool(host.enter_card, body.card))
+
+
+@router.post("/api/void", tags=["control"], status_code=201)
+async def void(body: VoidIn, host: HostDep, role: AdminRole) -> dict[str, Any]:
+    """Cancel a record (it stays in the log; replay skips it) if later play does not depend on it."""
+    return _record(await run_in_threadpool(host.table.void, body.seq, body.reason))
+
+
+@router.post("/api/cards/correct", tags=["control"], status_code=201)
+async def correct(body: CorrectIn, host: HostDep, role: DealerRole) -> dict[str, Any]:
+    """Replace a mis-read card: void its record and enter the right card in its place."""
+    return _record(await run_in_threadpool(host.correct_card, body.seq, body.card))
+
+
+@router.post("/api/autoplay", tags=["control"])
+async def autoplay(body: AutoplayIn, host: HostDep, role: DealerRole) -> dict[str, bool]:
+    """Simulated play on or off: off hands the table to the dealer page."""
+    host.set_autoplay(body.on)
+    return {"autoplay": host.autoplay}
+
+
+@router.post("/api/tokens", tags=["admin"], status_code=201)
+async def create_token(body: TokenIn, host: HostDep, role: AdminRole) -> dict[str, str]:
+    token, info = await run_in_threadpool(host.tokens.create, Role.parse(body.role), body.label)
+    return {"token": token, "id": info.token_id, "role": body.role}
