@@ -1,24 +1,137 @@
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 
 from dealer.api import create_app
 from dealer.config import load_settings
-from dealer.table.setup import open_table
+from dealer.table.host import TableHost
+
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
 
 
 def test_health_and_state_on_a_fresh_table_and_after_restart(tmp_path: Path) -> None:
-    settings = load_settings(None, table={"db": tmp_path / "t.db"})
-    with TestClient(create_app(lambda: open_table(settings))) as client:
+    settings = load_settings(None, table={"db": tmp_path / "t.db", "game": "none"})
+    with TestClient(create_app(lambda: TableHost.open(settings))) as client:
         health = client.get("/health").json()
         assert health["status"] == "ok" and health["events"] >= 2
         state = client.get("/state").json()
         shoe = state["shoe"]
         assert shoe["total"] == 312 and shoe["burned"] == 1 and 60 <= 312 - shoe["cut_index"] <= 75
-        assert "order" not in str(state)
-    with TestClient(create_app(lambda: open_table(settings))) as client:
+    with TestClient(create_app(lambda: TableHost.open(settings))) as client:
         again = client.get("/state").json()
         assert again["shoe"]["cut_index"] == shoe["cut_index"]  # resumed, not reshuffled
         assert again["seq"] == state["seq"]
+
+
+def test_no_token_is_401_and_a_bad_token_too(secured: tuple[TestClient, dict[str, str]]) -> None:
+    client, _ = secured
+    assert client.get("/state").status_code == 401
+    assert client.get("/state", headers=auth("nonsense")).status_code == 401
+
+
+def test_viewer_gets_403_on_every_control_route(secured: tuple[TestClient, dict[str, str]]) -> None:
+    client, tokens = secured
+    paths = client.get("/openapi.json", headers=auth(tokens["viewer"])).json()["paths"]
+    control = [(path, method) for path, item in paths.items() for method in item
+               if method in ("post", "put", "patch", "delete")]
+    assert len(control) >= 6
+    for path, method in control:
+        url = re.sub(r"\{[^}]+\}", "x", path)
+        response = client.request(method.upper(), url, json={}, headers=auth(tokens["viewer"]))
+        assert response.status_code == 403, (path, response.status_code, response.text)
+    assert client.get("/state", headers=auth(tokens["viewer"])).status_code == 200
+
+
+def test_dealer_cannot_move_chips_but_admin_can(secured: tuple[TestClient, dict[str, str]]) -> None:
+    client, tokens = secured
+    body = {"kind": "chips.transfer", "payload": {"source": "cage", "target": "seat-1", "amount": 50}}
+    assert client.post("/api/operations", json=body, headers=auth(tokens["dealer"])).status_code == 403
+    done = client.post("/api/operations", json=body, headers=auth(tokens["admin"]))
+    assert done.status_code == 201
+    state = client.get("/state", headers=auth(tokens["viewer"])).json()
+    assert state["balances"]["seat-1"] == 50
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "words"),
+    [({"kind": "no.such", "payload": {}}, 404, "unknown operation kind 'no.such'"),
+     ({"kind": "chips.transfer", "payload": {"source": "seat-9", "target": "house", "amount": 5}}, 422,
+      "seat-9 has 0 chips"),
+     ({"kind": "chips.transfer", "payload": {"source": "cage", "target": "x", "amount": "lots"}}, 409,
+      "expected a whole number"),
+     ({"kind": "chips.transfer", "payload": {"source": "cage"}}, 409, "missing field"),
+     ({"kind": "shoe.deal", "payload": {"card": "ZZ"}}, 422, "bad card code 'ZZ'")],
+)
+def test_bad_requests_name_what_was_wrong_and_change_nothing(
+    secured: tuple[TestClient, dict[str, str]], body: dict[str, object], status: int, words: str
+) -> None:
+    client, tokens = secured
+    before = client.get("/state", headers=auth(tokens["admin"])).json()
+    response = client.post("/api/operations", json=body, headers=auth(tokens["admin"]))
+    assert response.status_code == status, response.text
+    assert words in response.json()["detail"]
+    assert client.get("/state", headers=auth(tokens["admin"])).json() == before
+
+
+def test_malformed_body_is_422(secured: tuple[TestClient, dict[str, str]]) -> None:
+    client, tokens = secured
+    response = client.post("/api/cards", json={"cards": "AS"}, headers=auth(tokens["dealer"]))
+    assert response.status_code == 422 and "card" in response.text
+
+
+def test_void_and_correct_are_checked_against_the_log(secured: tuple[TestClient, dict[str, str]]) -> None:
+    client, tokens = secured
+    admin = auth(tokens["admin"])
+    # the table is in simulated mode with a known shoe: deal one card through the raw operation
+    state = client.get("/state", headers=admin).json()
+    seq = client.post("/api/operations", json={"kind": "shoe.deal", "payload": {"card": "AS"}},
+                      headers=admin).json()["seq"]
+    fixed = client.post("/api/cards/correct", json={"seq": seq, "card": "KD"}, headers=admin)
+    assert fixed.status_code == 201, fixed.text
+    after = client.get("/state", headers=admin).json()
+    assert after["shoe"]["dealt"] == state["shoe"]["dealt"] + ["KD"]
+    assert after["corrected"] == {str(seq): "KD"}
+    # a record with no card cannot be corrected, and a missing record is named
+    assert client.post("/api/cards/correct", json={"seq": 1, "card": "KD"}, headers=admin).status_code == 409
+    missing = client.post("/api/void", json={"seq": 999, "reason": "x"}, headers=admin)
+    assert missing.status_code == 409 and "no record 999" in missing.json()["detail"]
+    voided = client.post("/api/void", json={"seq": seq, "reason": "dealt by mistake"}, headers=admin)
+    assert voided.status_code == 201
+    assert client.get("/state", headers=admin).json()["shoe"]["dealt"] == state["shoe"]["dealt"]
+
+
+def test_websocket_sends_hello_then_each_event(secured: tuple[TestClient, dict[str, str]]) -> None:
+    client, tokens = secured
+    with client.websocket_connect(f"/ws?token={tokens['viewer']}") as ws:
+        hello = ws.receive_json()
+        assert hello["type"] == "hello" and "state" in hello["data"]
+        client.post("/api/operations", headers=auth(tokens["admin"]),
+                    json={"kind": "chips.transfer", "payload": {"source": "cage", "target": "seat-2",
+                                                                "amount": 7}})
+        event = ws.receive_json()
+        assert event["type"] == "state" and event["data"]["kind"] == "chips.transfer"
+        assert event["data"]["state"]["balances"]["seat-2"] == 7
+
+
+def test_websocket_without_token_is_refused(secured: tuple[TestClient, dict[str, str]]) -> None:
+    client, _ = secured
+    from starlette.websockets import WebSocketDisconnect
+
+    with pytest.raises(WebSocketDisconnect), client.websocket_connect("/ws") as ws:
+        ws.receive_json()
+
+
+def test_metrics_and_pages(secured: tuple[TestClient, dict[str, str]]) -> None:
+    client, _ = secured
+    text = client.get("/metrics").text
+    assert "dealer_event_log_records" in text and "dealer_table_paused 0.0" in text
+    assert "<title>Table display</title>" in client.get("/display").text
+    assert client.get("/static/../app.py").status_code == 404
+    assert client.get("/openapi.json").json()["info"]["title"] == "dealer-assistant"
