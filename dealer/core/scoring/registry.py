@@ -11,6 +11,8 @@ from dealer.core.scoring.base import ScoreError, ScoreGame, describe_rules
 _MODULES: dict[str, tuple[str, ...]] = {
     "cribbage": ("Cribbage",),
     "pinochle": ("Pinochle",),
+    "hearts": ("Hearts", "OmnibusHearts", "CancellationHearts", "DominoHearts", "HeartsWithoutLady",
+               "AuctionHearts"),
 }
 
 
