@@ -28,6 +28,7 @@ COMMAND_MODULES: list[str] = [
     "replay",
     "token",
     "score",
+    "analyze_banking",
 ]
 
 
