@@ -19,6 +19,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--link", default=None, help="stable symlink to the pty (survives vanish faults)")
     parser.add_argument("--action-time", type=float, default=0.005, help="seconds a motor action takes")
     parser.add_argument("--no-log", action="store_true", help="do not keep the event log (long benchmarks)")
+    parser.add_argument("--baud", type=int, default=None, help="pace output like a UART at this rate")
     parser.add_argument("--no-control", action="store_true", help="ignore stdin")
     parser.add_argument("--exit-on-eof", action="store_true", help="stop when stdin closes")
     args = parser.parse_args(argv)
@@ -30,7 +31,8 @@ def main(argv: list[str] | None = None) -> None:
     core = make_core(args.kind, **options)
     core.log_events = not args.no_log
     engine = Engine(core, FaultInjector(args.seed))
-    run(engine, link=args.link, control=not args.no_control, exit_on_eof=args.exit_on_eof)
+    run(engine, link=args.link, control=not args.no_control, exit_on_eof=args.exit_on_eof,
+        baud=args.baud)
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ Control commands (one text line each, answered with a JSON object)::
     misread [N]                 the next N cards cannot be read
     home_fail [N]               the next N home commands fail on reel 3
     load DECKS [CUT]            an operator loads a fresh shoe
+    burst N                     emit N events as fast as the queue allows (throughput benchmark)
     quit                        stop the simulator
 """
 
@@ -38,6 +39,7 @@ class Engine:
         self.line: deque[tuple[float, bytes]] = deque()
         self.vanish_for = 0.0
         self.stopping = False
+        self.burst_left = 0
 
     def feed(self, data: bytes, now: float) -> None:
         data = self.faults.incoming(data)
@@ -46,6 +48,9 @@ class Engine:
 
     def pump(self, now: float) -> list[bytes]:
         """Run timers, pass new frames through the fault injector and return the bytes due now."""
+        while self.burst_left and self.core.room() > 8 and self.core.host_ready:
+            self.burst_left -= 1
+            self.core.emit("CARD_DEALT", now, code="10H")
         self.core.tick(now)
         for frame in self.core.outbox:
             for chunk in self.faults.outgoing(frame):
@@ -62,6 +67,8 @@ class Engine:
 
     def next_wakeup(self, now: float) -> float:
         wake = self.core.next_deadline(now)
+        if self.burst_left and self.core.room() > 8:
+            wake = min(wake, now + 0.001)
         if self.line:
             wake = min(wake, self.line[0][0])
         return wake
@@ -129,6 +136,9 @@ class Engine:
             if cmd == "load" and isinstance(core, ShoeCore):
                 cut = int(args[1]) if len(args) > 1 else None
                 return {"ok": True, "cards": core.load(int(args[0]), cut)}
+            if cmd == "burst":
+                self.burst_left = int(args[0])
+                return {"ok": True}
             if cmd == "quit":
                 self.stopping = True
                 return {"ok": True}

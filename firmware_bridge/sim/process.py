@@ -26,13 +26,14 @@ class SimulatorProcess(SimulatorControl):
     """A running ``python -m firmware_bridge.sim`` process; ``port`` is the path to open."""
 
     def __init__(self, kind: str, *, decks: int | None = None, cut_from_bottom: int | None = None,
-                 seed: int | None = None, action_time: float | None = None, keep_log: bool = True) -> None:
+                 seed: int | None = None, action_time: float | None = None, keep_log: bool = True,
+                 baud: int | None = None) -> None:
         self.kind = kind
         self._dir = tempfile.mkdtemp(prefix="fbsim-")
         link = os.path.join(self._dir, kind)
         args = [sys.executable, "-m", "firmware_bridge.sim", "--kind", kind, "--link", link, "--exit-on-eof"]
         for flag, value in (("--decks", decks), ("--cut", cut_from_bottom), ("--seed", seed),
-                            ("--action-time", action_time)):
+                            ("--action-time", action_time), ("--baud", baud)):
             if value is not None:
                 args += [flag, str(value)]
         if not keep_log:

@@ -44,8 +44,11 @@ def _point(link: str, target: str) -> None:
 
 
 def run(engine: Engine, *, link: str | None = None, control: bool = True, exit_on_eof: bool = False,
-        out: TextIO = sys.stdout, extra: dict[str, Any] | None = None) -> None:
-    """Serve ``engine`` on a pty until ``quit`` (or stdin EOF with ``exit_on_eof``, or SIGTERM/SIGINT)."""
+        baud: int | None = None, out: TextIO = sys.stdout, extra: dict[str, Any] | None = None) -> None:
+    """Serve ``engine`` on a pty until ``quit`` (or stdin EOF with ``exit_on_eof``, or SIGTERM/SIGINT).
+
+    ``baud`` paces the device's output to a real UART's rate (10 bits per byte, 8N1); a pty alone has
+    no line rate."""
     stop = False
 
     def _stop(*_: object) -> None:
@@ -63,6 +66,7 @@ def run(engine: Engine, *, link: str | None = None, control: bool = True, exit_o
     control_buffer = b""
     pending = bytearray()
     reopen_at = 0.0
+    line_free_at = 0.0
     try:
         while not stop and not engine.stopping:
             now = time.monotonic()
@@ -85,10 +89,13 @@ def run(engine: Engine, *, link: str | None = None, control: bool = True, exit_o
                 port = PtyPort()
                 if link:
                     _point(link, port.path)
-            if port is not None and pending:
+            if port is not None and pending and now >= line_free_at:
+                piece = pending if baud is None else pending[:32]
                 try:
-                    written = os.write(port.master, pending)
+                    written = os.write(port.master, piece)
                     del pending[:written]
+                    if baud is not None:
+                        line_free_at = max(now, line_free_at) + written * 10 / baud
                 except BlockingIOError:
                     pass
                 except OSError:
@@ -99,7 +106,9 @@ def run(engine: Engine, *, link: str | None = None, control: bool = True, exit_o
             readers = [port.master] if port is not None else []
             if stdin_fd is not None:
                 readers.append(stdin_fd)
-            writers = [port.master] if port is not None and pending else []
+            if pending and baud is not None:
+                wait = min(wait, max(0.0, line_free_at - now))
+            writers = [port.master] if port is not None and pending and now >= line_free_at else []
             try:
                 ready, _, _ = select.select(readers, writers, [], wait)
             except InterruptedError:
