@@ -40,8 +40,17 @@ from dealer.core.slots.title import Title, title_from_mapping
 from dealer.core.table_state import TableState
 
 __all__ = [
-    "CashInFreeSpins", "CashOut", "InsertCredits", "InstallMachine", "PickBonus", "ResetMeter",
-    "SelectPaytable", "SlotFloor", "SpinReels", "pick_operation", "spin_operation",
+    "CashInFreeSpins",
+    "CashOut",
+    "InsertCredits",
+    "InstallMachine",
+    "PickBonus",
+    "ResetMeter",
+    "SelectPaytable",
+    "SlotFloor",
+    "SpinReels",
+    "pick_operation",
+    "spin_operation",
 ]
 
 DRAW_RANGE = 1 << 30  # the extra uniform draw each spin carries for random awards
@@ -90,8 +99,10 @@ class SlotFloor:
         return None
 
     def to_json(self) -> dict[str, Any]:
-        return {"machines": {k: m.to_json() for k, m in sorted(self.machines.items())},
-                "pools": {k: p.to_json() for k, p in sorted(self.pools.items())}}
+        return {
+            "machines": {k: m.to_json() for k, m in sorted(self.machines.items())},
+            "pools": {k: p.to_json() for k, p in sorted(self.pools.items())},
+        }
 
 
 def floor_of(table: TableState) -> SlotFloor:
@@ -108,8 +119,9 @@ def draw_stops(machine: SlotMachine, rng: Rng) -> tuple[int, ...]:
     return tuple(reel.stop_for(rng.randbelow(reel.total_weight)) for reel in machine.title.reels)
 
 
-def spin_operation(floor: SlotFloor, machine: str, coins: int, rng: Rng | None = None,
-                   *, max_tries: int = 100_000) -> SpinReels:
+def spin_operation(
+    floor: SlotFloor, machine: str, coins: int, rng: Rng | None = None, *, max_tries: int = 100_000
+) -> SpinReels:
     """The RNG decides the outcome now; the logged operation carries the stops.
 
     A guaranteed winning spin (free spins, cashed-in spins) redraws until the stops win, which gives
@@ -131,8 +143,9 @@ def pick_operation(floor: SlotFloor, machine: str, choice: str | None, rng: Rng 
     feature = floor.machine(machine).pick_feature()
     ensure(feature is not None, "RULES A14: this title has no pick bonus")
     assert feature is not None
-    return PickBonus(machine, choice if choice is not None else rng.choice(feature.choices),
-                     rng.choice(feature.choices))
+    return PickBonus(
+        machine, choice if choice is not None else rng.choice(feature.choices), rng.choice(feature.choices)
+    )
 
 
 @register_operation
@@ -156,14 +169,20 @@ class InstallMachine(Operation):
 
     def apply(self, table: TableState) -> None:
         floor = floor_of(table)
-        ensure(bool(self.machine) and self.machine not in floor.machines,
-               f"machine id {self.machine!r} is empty or already installed")
+        ensure(
+            bool(self.machine) and self.machine not in floor.machines,
+            f"machine id {self.machine!r} is empty or already installed",
+        )
         title = self.build()
-        ensure(self.digest is None or self.digest == title.digest(),
-               f"title data does not match its digest {self.digest}")
-        ensure(self.denomination in title.denominations,
-               f"RULES A14: {title.name} plays {', '.join(map(str, title.denominations))} cents, "
-               f"not {self.denomination}")
+        ensure(
+            self.digest is None or self.digest == title.digest(),
+            f"title data does not match its digest {self.digest}",
+        )
+        ensure(
+            self.denomination in title.denominations,
+            f"RULES A14: {title.name} plays {', '.join(map(str, title.denominations))} cents, "
+            f"not {self.denomination}",
+        )
         paytable = title.paytable(self.paytable).name
         if title.progressive is not None and title.progressive.pool not in floor.pools:
             pool = pool_for(title.progressive)
@@ -268,5 +287,6 @@ class ResetMeter(Operation):
 
     def apply(self, table: TableState) -> None:
         floor = floor_of(table)
-        floor.machine(self.machine).reset_meter(self.meter, self.value, self.reason, self.by, floor.pools,
-                                                table.ledger)
+        floor.machine(self.machine).reset_meter(
+            self.meter, self.value, self.reason, self.by, floor.pools, table.ledger
+        )

@@ -64,10 +64,12 @@ class Evaluator:
         self.table: Paytable = title.paytable(paytable)
         self.symbols = title.symbols
         self.index = {s: i for i, s in enumerate(self.symbols)}
-        self.strips = tuple(np.array([self.index[s] for s in reel.stops], dtype=np.int64)
-                            for reel in title.reels)
-        self.weights = tuple(np.array([reel.weight(i) for i in range(reel.size)], dtype=np.int64)
-                             for reel in title.reels)
+        self.strips = tuple(
+            np.array([self.index[s] for s in reel.stops], dtype=np.int64) for reel in title.reels
+        )
+        self.weights = tuple(
+            np.array([reel.weight(i) for i in range(reel.size)], dtype=np.int64) for reel in title.reels
+        )
         # natural[r][k], wild[r][k]: tables over symbols for rule r, reel k
         self._natural: list[list[IntArray]] = []
         self._wild: list[list[IntArray]] = []
@@ -139,8 +141,10 @@ class Evaluator:
 
     def line_symbols(self, stops: tuple[int, ...], line: int) -> tuple[str, ...]:
         offsets = self.title.paylines[line]
-        return tuple(reel.symbol_at(stop, off) for reel, stop, off in zip(self.title.reels, stops, offsets,
-                                                                           strict=True))
+        return tuple(
+            reel.symbol_at(stop, off)
+            for reel, stop, off in zip(self.title.reels, stops, offsets, strict=True)
+        )
 
     def window_pays(self, stops: tuple[int, ...], coins: int, lines: int = 1) -> list[LineWin]:
         """What each of the first ``lines`` paylines pays for reels stopped at ``stops``."""
@@ -153,8 +157,9 @@ class Evaluator:
             if rule < 0:
                 wins.append(LineWin(line, symbols, 0, -1, "", 1, ()))
                 continue
-            wild_pos = tuple(k for k in range(3)
-                             if not self._star[rule][k] and int(self._wild[rule][k][syms[k][0]]) > 0)
+            wild_pos = tuple(
+                k for k in range(3) if not self._star[rule][k] and int(self._wild[rule][k][syms[k][0]]) > 0
+            )
             base = self.table.rules[rule].pays[coins - 1]
             mult = pay // base if base else 1
             wins.append(LineWin(line, symbols, pay, rule, self.table.rules[rule].label, mult, wild_pos))

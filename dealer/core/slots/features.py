@@ -29,9 +29,22 @@ from typing import Any, ClassVar
 from dealer.core.errors import DealerError
 
 __all__ = [
-    "Award", "DragonRespins", "Feature", "FreeSpins", "LightSpeedMeter", "LossMeter", "PickBonus",
-    "PiggyBank", "Progressive", "SafeCracker", "Snowman", "Spin", "SpinKind", "StepResult",
-    "feature_from_mapping", "progressive_from_mapping",
+    "Award",
+    "DragonRespins",
+    "Feature",
+    "FreeSpins",
+    "LightSpeedMeter",
+    "LossMeter",
+    "PickBonus",
+    "PiggyBank",
+    "Progressive",
+    "SafeCracker",
+    "Snowman",
+    "Spin",
+    "SpinKind",
+    "StepResult",
+    "feature_from_mapping",
+    "progressive_from_mapping",
 ]
 
 
@@ -419,8 +432,17 @@ class Progressive:
 
 
 FEATURES: dict[str, type[Feature]] = {
-    cls.kind: cls for cls in (PiggyBank, SafeCracker, FreeSpins, DragonRespins, PickBonus, Snowman,
-                              LossMeter, LightSpeedMeter)
+    cls.kind: cls
+    for cls in (
+        PiggyBank,
+        SafeCracker,
+        FreeSpins,
+        DragonRespins,
+        PickBonus,
+        Snowman,
+        LossMeter,
+        LightSpeedMeter,
+    )
 }
 
 
@@ -443,8 +465,13 @@ def feature_from_mapping(raw: Mapping[str, Any], where: str, max_bet: int) -> Fe
     kind = raw.get("type")
     if kind not in FEATURES:
         raise FeatureError(f"{where}.type: expected one of {', '.join(sorted(FEATURES))}, got {kind!r}")
-    kwargs: dict[str, Any] = {"min_coins": _int(raw.get("min_coins", 1 if kind in (
-        "piggy_bank", "safe", "free_spins") else max_bet), f"{where}.min_coins", 1)}
+    kwargs: dict[str, Any] = {
+        "min_coins": _int(
+            raw.get("min_coins", 1 if kind in ("piggy_bank", "safe", "free_spins") else max_bet),
+            f"{where}.min_coins",
+            1,
+        )
+    }
     for key, value in raw.items():
         at = f"{where}.{key}"
         if key in ("type", "min_coins", "note"):
@@ -453,8 +480,20 @@ def feature_from_mapping(raw: Mapping[str, Any], where: str, max_bet: int) -> Fe
             kwargs[key] = str(value)
         elif key in ("parts", "pair", "end_line", "jackpot_line", "choices"):
             kwargs[key] = _words(value, at)
-        elif key in ("start", "clicks", "three_multiplier", "jackpot_total", "win", "lose", "target",
-                     "bonus_reset", "per_free", "max_free", "jackpot_losses", "max_level"):
+        elif key in (
+            "start",
+            "clicks",
+            "three_multiplier",
+            "jackpot_total",
+            "win",
+            "lose",
+            "target",
+            "bonus_reset",
+            "per_free",
+            "max_free",
+            "jackpot_losses",
+            "max_level",
+        ):
             kwargs[key] = _int(value, at)
         elif key == "awards" and kind == "free_spins":
             if not isinstance(value, Mapping):
@@ -474,7 +513,9 @@ def feature_from_mapping(raw: Mapping[str, Any], where: str, max_bet: int) -> Fe
                 bonus[_int(int(k), at, 1)] = tuple(_int(x, f"{at}.{k}", 1) for x in v)
             missing = set(range(1, max_bet + 1)) - set(bonus)
             if missing:
-                raise FeatureError(f"{at}: expected amounts for every bet 1..{max_bet}, missing {sorted(missing)}")
+                raise FeatureError(
+                    f"{at}: expected amounts for every bet 1..{max_bet}, missing {sorted(missing)}"
+                )
             kwargs[key] = bonus
         else:
             allowed = sorted(f.name for f in FEATURES[kind].__dataclass_fields__.values())
@@ -498,4 +539,6 @@ def progressive_from_mapping(raw: Mapping[str, Any], where: str, max_bet: int) -
         raise FeatureError(f"{where}.contribution: expected a fraction such as '1/100'") from None
     if not 0 <= contribution < 1:
         raise FeatureError(f"{where}.contribution: expected a share of the bet below 1, got {contribution}")
-    return Progressive(pool, reset, contribution, _int(raw.get("min_coins", max_bet), f"{where}.min_coins", 1))
+    return Progressive(
+        pool, reset, contribution, _int(raw.get("min_coins", max_bet), f"{where}.min_coins", 1)
+    )

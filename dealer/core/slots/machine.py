@@ -35,8 +35,17 @@ from dealer.core.slots.title import ANY, Title
 __all__ = ["ACCOUNTING_METERS", "Pool", "SlotMachine", "SpinResult", "machine_account", "pool_account"]
 
 ACCOUNTING_METERS = (
-    "credits", "coin_in", "coin_out", "games_played", "games_won", "free_games", "jackpots",
-    "jackpot_out", "bonus_out", "credits_in", "credits_out",
+    "credits",
+    "coin_in",
+    "coin_out",
+    "games_played",
+    "games_won",
+    "free_games",
+    "jackpots",
+    "jackpot_out",
+    "bonus_out",
+    "credits_in",
+    "credits_out",
 )
 
 
@@ -81,8 +90,13 @@ class Pool:
         return credits
 
     def to_json(self) -> dict[str, Any]:
-        return {"pool": self.name, "value_cents": self.value_cents, "reset_cents": self.reset_cents,
-                "contribution": str(self.contribution), "wins": self.wins}
+        return {
+            "pool": self.name,
+            "value_cents": self.value_cents,
+            "reset_cents": self.reset_cents,
+            "contribution": str(self.contribution),
+            "wins": self.wins,
+        }
 
 
 @dataclass(frozen=True)
@@ -106,14 +120,30 @@ class SpinResult:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "machine": self.machine, "kind": self.kind.value, "coins": self.coins, "lines": self.lines,
-            "stops": list(self.stops), "window": [list(r) for r in self.window],
+            "machine": self.machine,
+            "kind": self.kind.value,
+            "coins": self.coins,
+            "lines": self.lines,
+            "stops": list(self.stops),
+            "window": [list(r) for r in self.window],
             "display": [list(r) for r in self.display],
-            "line_wins": [{"line": w.line + 1, "symbols": list(w.symbols), "pay": w.pay, "combination": w.label,
-                           "multiplier": w.multiplier} for w in self.line_wins if w.pay],
-            "line_pay": self.line_pay, "meter_multiplier": self.multiplier,
+            "line_wins": [
+                {
+                    "line": w.line + 1,
+                    "symbols": list(w.symbols),
+                    "pay": w.pay,
+                    "combination": w.label,
+                    "multiplier": w.multiplier,
+                }
+                for w in self.line_wins
+                if w.pay
+            ],
+            "line_pay": self.line_pay,
+            "meter_multiplier": self.multiplier,
             "awards": [{"feature": a.feature, "credits": a.credits, "text": a.text} for a in self.awards],
-            "jackpot": self.jackpot, "win": self.win, "meters": dict(self.meters),
+            "jackpot": self.jackpot,
+            "win": self.win,
+            "meters": dict(self.meters),
         }
 
 
@@ -177,8 +207,10 @@ class SlotMachine:
 
     def verify_insert(self, cents: int) -> None:
         ensure(cents > 0, f"insert a positive amount, not {cents}")
-        ensure(cents % self.denomination == 0,
-               f"{cents} cents is not a whole number of {self.denomination}-cent credits")
+        ensure(
+            cents % self.denomination == 0,
+            f"{cents} cents is not a whole number of {self.denomination}-cent credits",
+        )
 
     def insert(self, cents: int, source: str, ledger: Ledger) -> None:
         self.verify_insert(cents)
@@ -203,26 +235,35 @@ class SlotMachine:
         pending = self.pending()
         if pending is not None:
             kind, owed = pending
-            ensure(coins == owed, f"RULES A14: {kind.value} spins play the triggering bet of {owed} coins, "
-                                  f"not {coins}")
+            ensure(
+                coins == owed,
+                f"RULES A14: {kind.value} spins play the triggering bet of {owed} coins, not {coins}",
+            )
             return kind
         try:
             self.title.bet_shape(coins)
         except ValueError as exc:
             raise IllegalOperation(f"RULES A14: {exc}") from None
-        ensure(self.meters["credits"] >= coins,
-               f"{self.machine} has {self.meters['credits']} credits and cannot bet {coins}: insert credits")
+        ensure(
+            self.meters["credits"] >= coins,
+            f"{self.machine} has {self.meters['credits']} credits and cannot bet {coins}: insert credits",
+        )
         return SpinKind.PAID
 
     def verify_spin(self, coins: int, stops: tuple[int, ...]) -> SpinKind:
         kind = self.spin_kind(coins)
-        ensure(len(stops) == len(self.title.reels), f"a spin needs {len(self.title.reels)} stops, got {len(stops)}")
+        ensure(
+            len(stops) == len(self.title.reels),
+            f"a spin needs {len(self.title.reels)} stops, got {len(stops)}",
+        )
         for i, (stop, reel) in enumerate(zip(stops, self.title.reels, strict=True)):
             ensure(0 <= stop < reel.size, f"reel {i + 1} has stops 0..{reel.size - 1}, not {stop}")
         if kind in (SpinKind.FREE, SpinKind.CASH_IN):
             per_line, lines = self.title.bet_shape(coins)
-            ensure(sum(w.pay for w in self.evaluator.window_pays(stops, per_line, lines)) > 0,
-                   "RULES A14: a guaranteed free winning spin must win; these stops pay nothing")
+            ensure(
+                sum(w.pay for w in self.evaluator.window_pays(stops, per_line, lines)) > 0,
+                "RULES A14: a guaranteed free winning spin must win; these stops pay nothing",
+            )
         return kind
 
     def can_spin(self, coins: int, stops: tuple[int, ...]) -> bool:
@@ -232,8 +273,9 @@ class SlotMachine:
             return False
         return True
 
-    def spin(self, coins: int, stops: tuple[int, ...], draw: int, ledger: Ledger,
-             pools: dict[str, Pool]) -> SpinResult:
+    def spin(
+        self, coins: int, stops: tuple[int, ...], draw: int, ledger: Ledger, pools: dict[str, Pool]
+    ) -> SpinResult:
         kind = self.verify_spin(coins, stops)
         per_line, lines = self.title.bet_shape(coins)
         progressive = self.title.progressive
@@ -249,9 +291,15 @@ class SlotMachine:
 
         wins = tuple(self.evaluator.window_pays(stops, per_line, lines))
         line_pay = sum(w.pay for w in wins)
-        spin = Spin(coins=coins, max_bet=coins == self.title.max_bet, payline=wins[0].symbols,
-                    line_pay=line_pay, kind=kind, draw=draw,
-                    wilds={w.symbol: w.excludes for w in self.title.wilds})
+        spin = Spin(
+            coins=coins,
+            max_bet=coins == self.title.max_bet,
+            payline=wins[0].symbols,
+            line_pay=line_pay,
+            kind=kind,
+            draw=draw,
+            wilds={w.symbol: w.excludes for w in self.title.wilds},
+        )
         multiplier, jackpot_won = 1, False
         awards: list[Award] = []
         for f in self.title.features:
@@ -273,16 +321,28 @@ class SlotMachine:
         if win:
             self.meters["games_won"] += 1
         self.last = SpinResult(
-            machine=self.machine, kind=kind, coins=coins, lines=lines, stops=stops,
-            window=self._window(stops), display=self._display(stops, wins), line_wins=wins,
-            line_pay=line_pay, multiplier=multiplier, awards=tuple(awards), jackpot=jackpot, win=win,
+            machine=self.machine,
+            kind=kind,
+            coins=coins,
+            lines=lines,
+            stops=stops,
+            window=self._window(stops),
+            display=self._display(stops, wins),
+            line_wins=wins,
+            line_pay=line_pay,
+            multiplier=multiplier,
+            awards=tuple(awards),
+            jackpot=jackpot,
+            win=win,
             meters={**self.meters, **self.feature_meters},
         )
         return self.last
 
     def _window(self, stops: tuple[int, ...]) -> tuple[tuple[str, ...], ...]:
-        return tuple(tuple(reel.symbol_at(stop, row) for reel, stop in zip(self.title.reels, stops, strict=True))
-                     for row in (-1, 0, 1))
+        return tuple(
+            tuple(reel.symbol_at(stop, row) for reel, stop in zip(self.title.reels, stops, strict=True))
+            for row in (-1, 0, 1)
+        )
 
     def _display(self, stops: tuple[int, ...], wins: tuple[LineWin, ...]) -> tuple[tuple[str, ...], ...]:
         """The window with morphing wilds turned into the symbol they completed (RULES A14)."""
@@ -347,8 +407,9 @@ class SlotMachine:
         except ValueError as exc:
             raise IllegalOperation(str(exc)) from None
 
-    def reset_meter(self, meter: str, value: int | None, reason: str, by: str, pools: dict[str, Pool],
-                    ledger: Ledger) -> dict[str, Any]:
+    def reset_meter(
+        self, meter: str, value: int | None, reason: str, by: str, pools: dict[str, Pool], ledger: Ledger
+    ) -> dict[str, Any]:
         """An attendant's audited meter reset; credits are never reset (cash them out instead)."""
         ensure(bool(reason.strip()) and bool(by.strip()), "a meter reset needs a reason and who did it")
         ensure(meter != "credits", "credits are never reset: cash them out")
@@ -375,20 +436,33 @@ class SlotMachine:
         else:
             known = sorted([*self.meters, *self.feature_meters, *(f"progressive:{p}" for p in pools)])
             raise IllegalOperation(f"{self.machine} has no meter {meter!r}; meters: {', '.join(known)}")
-        entry = {"meter": meter, "old": old, "new": new, "reason": reason, "by": by,
-                 "games_played": self.meters["games_played"]}
+        entry = {
+            "meter": meter,
+            "old": old,
+            "new": new,
+            "reason": reason,
+            "by": by,
+            "games_played": self.meters["games_played"],
+        }
         self.audit.append(entry)
         return entry
 
     def to_json(self) -> dict[str, Any]:
         pending = self.pending()
         return {
-            "machine": self.machine, "title": self.title.name, "slug": self.title.slug,
-            "digest": self.title.digest(), "denomination_cents": self.denomination, "paytable": self.paytable,
-            "max_bet": self.title.max_bet, "lines": self.title.lines,
-            "meters": dict(self.meters), "feature_meters": dict(self.feature_meters),
+            "machine": self.machine,
+            "title": self.title.name,
+            "slug": self.title.slug,
+            "digest": self.title.digest(),
+            "denomination_cents": self.denomination,
+            "paytable": self.paytable,
+            "max_bet": self.title.max_bet,
+            "lines": self.title.lines,
+            "meters": dict(self.meters),
+            "feature_meters": dict(self.feature_meters),
             "pending": None if pending is None else {"kind": pending[0].value, "coins": pending[1]},
-            "pick_pending": self.pick_pending(), "audit": list(self.audit),
+            "pick_pending": self.pick_pending(),
+            "audit": list(self.audit),
             "last_spin": None if self.last is None else self.last.to_json(),
         }
 

@@ -207,7 +207,8 @@ class Title:
             return coins // self.lines, self.lines
         raise TitleError(
             f"{self.name} takes 1 to {self.lines} coins (one per line) or a multiple of {self.lines} "
-            f"up to {self.max_bet}, not {coins}")
+            f"up to {self.max_bet}, not {coins}"
+        )
 
     def digest(self) -> str:
         """A short fingerprint of the title data (logged with the machine, shown on the PAR sheet)."""
@@ -271,7 +272,8 @@ def _reel(raw: Any, where: str) -> Reel:
         weights = _ints(raw["weights"], f"{where}.weights", low=1)
         if len(weights) != len(stops):
             raise TitleError(
-                f"{where}.weights: expected one weight per stop ({len(stops)}), got {len(weights)}")
+                f"{where}.weights: expected one weight per stop ({len(stops)}), got {len(weights)}"
+            )
     if len(stops) < 3:
         raise TitleError(f"{where}.stops: expected at least 3 stops, got {len(stops)}")
     return Reel(stops, weights)
@@ -282,7 +284,8 @@ def _rule(raw: Any, where: str, max_coins: int) -> PayRule:
     pays = _ints(_need(raw, "pays", where), f"{where}.pays")
     if len(pays) != max_coins:
         raise TitleError(
-            f"{where}.pays: expected {max_coins} values (credits for 1..{max_coins} coins), got {len(pays)}")
+            f"{where}.pays: expected {max_coins} values (credits for 1..{max_coins} coins), got {len(pays)}"
+        )
     if "line" in raw:
         pattern = _words(raw["line"], f"{where}.line")
         if len(pattern) != REELS:
@@ -324,7 +327,9 @@ def title_from_mapping(data: Mapping[str, Any]) -> Title:
         raw_lines = head["paylines"]
         if isinstance(raw_lines, int) and not isinstance(raw_lines, bool):
             if raw_lines not in STANDARD_PAYLINES:
-                raise TitleError(f"title.paylines: expected 1, 3, 5 or a list of row offsets, got {raw_lines}")
+                raise TitleError(
+                    f"title.paylines: expected 1, 3, 5 or a list of row offsets, got {raw_lines}"
+                )
             paylines = STANDARD_PAYLINES[raw_lines]
         else:
             if not isinstance(raw_lines, list) or not raw_lines:
@@ -355,31 +360,48 @@ def title_from_mapping(data: Mapping[str, Any]) -> Title:
         if not isinstance(rules_raw, list) or not rules_raw:
             raise TitleError(f"{where}.pays: expected a list of pay rules")
         rules = tuple(_rule(r, f"{where}.pays[{j}]", max_coins) for j, r in enumerate(rules_raw))
-        paytables.append(Paytable(_str(_need(raw, "name", where), f"{where}.name"), rules,
-                                  str(raw.get("colour", ""))))
+        paytables.append(
+            Paytable(_str(_need(raw, "name", where), f"{where}.name"), rules, str(raw.get("colour", "")))
+        )
 
-    features = tuple(feature_from_mapping(_table(f, f"features[{i}]"), f"features[{i}]", max_coins * len(paylines))
-                     for i, f in enumerate(data.get("features", [])))
+    features = tuple(
+        feature_from_mapping(_table(f, f"features[{i}]"), f"features[{i}]", max_coins * len(paylines))
+        for i, f in enumerate(data.get("features", []))
+    )
     progressive = None
     if "progressive" in data:
-        progressive = progressive_from_mapping(_table(data["progressive"], "[progressive]"), "progressive",
-                                               max_coins * len(paylines))
+        progressive = progressive_from_mapping(
+            _table(data["progressive"], "[progressive]"), "progressive", max_coins * len(paylines)
+        )
 
     notes_raw = head.get("notes", [])
     notes = (notes_raw,) if isinstance(notes_raw, str) else tuple(str(n) for n in notes_raw)
     title = Title(
-        name=name, slug=slug, reels=reels, paytables=tuple(paytables), paylines=paylines,
-        max_coins=max_coins, denominations=denominations, groups=groups, wilds=wilds,
-        features=features, progressive=progressive, target_rtp=str(head.get("target_rtp", "")),
-        notes=notes, source=_plain(data),
+        name=name,
+        slug=slug,
+        reels=reels,
+        paytables=tuple(paytables),
+        paylines=paylines,
+        max_coins=max_coins,
+        denominations=denominations,
+        groups=groups,
+        wilds=wilds,
+        features=features,
+        progressive=progressive,
+        target_rtp=str(head.get("target_rtp", "")),
+        notes=notes,
+        source=_plain(data),
     )
     _check(title)
     return title
 
 
 def _offsets(value: Any, where: str) -> tuple[int, ...]:
-    if (not isinstance(value, list) or len(value) != REELS
-            or any(isinstance(v, bool) or v not in (-1, 0, 1) for v in value)):
+    if (
+        not isinstance(value, list)
+        or len(value) != REELS
+        or any(isinstance(v, bool) or v not in (-1, 0, 1) for v in value)
+    ):
         raise TitleError(f"{where}: expected {REELS} row offsets from -1, 0, 1, got {value!r}")
     return tuple(value)
 
@@ -399,8 +421,10 @@ def _check(title: Title) -> None:
             names = rule.pattern if isinstance(rule, LineRule) else (rule.symbol,)
             for n in names:
                 if n not in known:
-                    raise TitleError(f"{where}: {n!r} is neither a reel symbol nor a group "
-                                     f"(symbols: {' '.join(sorted(symbols))})")
+                    raise TitleError(
+                        f"{where}: {n!r} is neither a reel symbol nor a group "
+                        f"(symbols: {' '.join(sorted(symbols))})"
+                    )
     for i, w in enumerate(title.wilds):
         if w.symbol not in symbols:
             raise TitleError(f"wilds[{i}].symbol: {w.symbol!r} appears on no reel")
