@@ -29,6 +29,9 @@ COMMAND_MODULES: list[str] = [
     "token",
     "score",
     "analyze_banking",
+    "hw",
+    "sim",
+    "bench_hw",
 ]
 
 
