@@ -143,7 +143,10 @@ class _Context:
 
     def count(self, symbol: str) -> npt.NDArray[np.int64]:
         i = self.index(symbol)
-        return ((self.sym[0] == i).astype(np.int64) + (self.sym[1] == i) + (self.sym[2] == i)).astype(
+        total: npt.NDArray[np.int64] = (
+            (self.sym[0] == i).astype(np.int64) + (self.sym[1] == i) + (self.sym[2] == i)
+        ).astype(np.int64)
+        return total.astype(
             np.int64
         )
 
@@ -249,7 +252,7 @@ def _stationary(transition: FloatArray) -> FloatArray:
     a[-1, :] = 1.0
     b = np.zeros(n)
     b[-1] = 1.0
-    pi: FloatArray = np.linalg.solve(a, b)
+    pi = np.asarray(np.linalg.solve(a, b), dtype=np.float64)
     return pi
 
 
@@ -484,8 +487,8 @@ def _snowman(ctx: _Context, f: Snowman) -> RtpReport:
                 chain.add(s, after, c, suns=eff)
     pi, base_mean, _, _ = chain.solve()
     wins = float(pi @ chain.extra["wins"])
-    suns = float(pi @ chain.extra["suns"])
-    bonus_at_win = f.bonus_reset + suns / wins
+    sun_rate = float(pi @ chain.extra["suns"])
+    bonus_at_win = f.bonus_reset + sun_rate / wins
     # second pass with the bonus at its long-run mean value when won
     chain2 = _Chain(f.target)
     for s in range(f.target):
@@ -653,8 +656,9 @@ def best_cash_in(title: Title, coins: int, denomination: int | None = None) -> i
     """The Loss Meter level at which cashing in the banked spins returns the most (None = never)."""
     ctx = _Context(title, coins, denomination, None)
     f = next(f for f in title.features if isinstance(f, LossMeter))
-    options = [None, *range(f.per_free, f.jackpot_losses)]
-    return max(options, key=lambda t: _loss_meter(ctx, f, t)[0])
+    options: list[int | None] = [None, *range(f.per_free, f.jackpot_losses)]
+    best: int | None = max(options, key=lambda t: _loss_meter(ctx, f, t)[0])
+    return best
 
 
 # --- simulation -----------------------------------------------------------------------------------
