@@ -13,6 +13,8 @@ _MODULES: dict[str, tuple[str, ...]] = {
     "pinochle": ("Pinochle",),
     "hearts": ("Hearts", "OmnibusHearts", "CancellationHearts", "DominoHearts", "HeartsWithoutLady",
                "AuctionHearts"),
+    "euchre": ("Euchre", "ThreeHandEuchre", "TwoHandEuchre", "AuctionEuchre", "CallAceEuchre",
+               "CincinnatiEuchre"),
 }
 
 
