@@ -34,6 +34,10 @@ class ActionIn(_Body):
     option: str = Field(min_length=1, max_length=32, examples=["hit"])
 
 
+class ResumeIn(_Body):
+    source: str = Field(min_length=1, max_length=32, examples=["shoe"])
+
+
 class AutoplayIn(_Body):
     on: bool
 

@@ -13,7 +13,17 @@ from starlette.concurrency import run_in_threadpool
 
 from dealer import __version__
 from dealer.api.deps import AdminRole, DealerRole, HostDep, ViewerRole
-from dealer.api.models import ActionIn, AutoplayIn, CardIn, CorrectIn, OperationIn, TokenIn, VoidIn
+from dealer.api.models import (
+    ActionIn,
+    AutoplayIn,
+    CardIn,
+    CorrectIn,
+    DeviceCommandIn,
+    OperationIn,
+    ResumeIn,
+    TokenIn,
+    VoidIn,
+)
 from dealer.store import Record, Role
 from dealer.table.games import GAMES
 
@@ -94,6 +104,30 @@ async def void(body: VoidIn, host: HostDep, role: AdminRole) -> dict[str, Any]:
 async def correct(body: CorrectIn, host: HostDep, role: DealerRole) -> dict[str, Any]:
     """Replace a mis-read card: void its record and enter the right card in its place."""
     return _record(await run_in_threadpool(host.correct_card, body.seq, body.card))
+
+
+@router.post("/api/disputes/{issue}", tags=["control"], status_code=201)
+async def resolve_dispute(issue: int, body: CardIn, host: HostDep, role: DealerRole) -> dict[str, Any]:
+    """Settle an integrity issue (shoe and camera disagreed): the card was ``card``."""
+    return _record(await run_in_threadpool(host.resolve, issue, body.card))
+
+
+@router.post("/api/resume", tags=["control"], status_code=201)
+async def resume(body: ResumeIn, host: HostDep, role: DealerRole) -> dict[str, Any]:
+    """Clear a pause once the fault is dealt with (a device reset needs this)."""
+    return _record(await run_in_threadpool(host.resume, body.source))
+
+
+@router.get("/api/devices", tags=["read"])
+async def devices(host: HostDep, role: ViewerRole) -> dict[str, Any]:
+    return {} if host.hardware is None else host.hardware.status()
+
+
+@router.post("/api/devices/{kind}/{command}", tags=["admin"])
+async def device_command(kind: str, command: str, body: DeviceCommandIn, host: HostDep,
+                         role: AdminRole) -> dict[str, Any]:
+    """Drive a device directly: shoe deal/status/meters, shuffler shuffle/roll_dice, reels spin/home."""
+    return await run_in_threadpool(host.device_command, kind, command, body.args)
 
 
 @router.post("/api/autoplay", tags=["control"])

@@ -46,6 +46,7 @@ class TableState:
     paused: dict[str, str] = field(default_factory=dict)  # source -> reason, while a fault is open
     voided: dict[int, str] = field(default_factory=dict)  # record seq -> reason
     corrected: dict[int, str] = field(default_factory=dict)  # record seq -> the card it really was
+    disputes: dict[int, str] = field(default_factory=dict)  # open integrity issues: number -> detail
     applied: int = 0  # how many operations have been applied
 
     def apply(self, op: Operation) -> None:
@@ -79,6 +80,7 @@ class TableState:
             "paused": dict(self.paused),
             "voided": {str(seq): reason for seq, reason in self.voided.items()},
             "corrected": {str(seq): card for seq, card in self.corrected.items()},
+            "disputes": {str(n): detail for n, detail in self.disputes.items()},
         }
 
 
@@ -104,6 +106,18 @@ class LoadShoe(Operation):
         ensure(1 <= self.decks <= 16, f"a shoe holds 1 to 16 decks, not {self.decks}")
         rules = ShoeRules(self.decks, self.pack, CutRule(self.cut_min, self.cut_max), self.burn)
         table.shoe = Shoe(rules, self.mode)
+
+
+@register_operation
+@dataclass(frozen=True)
+class ObserveShoe(Operation):
+    """The cards come from a physical (or device-simulated) shoe: keep the rules, forget any order."""
+
+    kind: ClassVar[str] = "shoe.observe"
+
+    def apply(self, table: TableState) -> None:
+        shoe = table.require_shoe()
+        table.shoe = Shoe(shoe.rules, ShoeMode.OBSERVED)
 
 
 @register_operation
@@ -242,3 +256,36 @@ class CorrectCard(Operation):
     def apply(self, table: TableState) -> None:
         ensure(self.seq >= 1, f"no record {self.seq} to correct")
         table.corrected[self.seq] = self.card.code
+
+
+@register_operation
+@dataclass(frozen=True)
+class DisputeCard(Operation):
+    """The shoe's reader and the camera disagree about a card: play waits for the dealer."""
+
+    kind: ClassVar[str] = "table.dispute"
+    issue: int
+    shoe: str | None = None
+    camera: str | None = None
+
+    def apply(self, table: TableState) -> None:
+        ensure(self.issue not in table.disputes, f"integrity issue {self.issue} is already open")
+        table.disputes[self.issue] = (f"the shoe read {self.shoe or 'nothing'}, "
+                                      f"the camera saw {self.camera or 'nothing'}")
+        table.paused["integrity"] = "a card needs the dealer: " + table.disputes[self.issue]
+
+
+@register_operation
+@dataclass(frozen=True)
+class ResolveDispute(Operation):
+    """The dealer says which card it was (the card itself is then dealt by the game's operation)."""
+
+    kind: ClassVar[str] = "table.resolve"
+    issue: int
+    card: Card
+
+    def apply(self, table: TableState) -> None:
+        ensure(self.issue in table.disputes, f"there is no open integrity issue {self.issue}")
+        del table.disputes[self.issue]
+        if not table.disputes:
+            table.paused.pop("integrity", None)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,16 +17,29 @@ from typing import Any
 from dealer.config import Settings
 from dealer.core.cards import parse_card
 from dealer.core.errors import DealerError, IllegalOperation
+from dealer.core.games.base import Step
 from dealer.core.operations import Operation, operation_from_payload
+from dealer.core.rng import Rng
+from dealer.core.shoe import ShoeMode
+from dealer.core.table_state import (
+    DealCard,
+    DisputeCard,
+    ObserveShoe,
+    ResolveDispute,
+    ResumeTable,
+    ShuffleShoe,
+)
 from dealer.store import Record, Role, TokenInfo, TokenStore, load_operation_modules
 from dealer.table.autoplay import next_operation
 from dealer.table.games import game_entry
+from dealer.table.intake import CardIntake, Decision, Verdict
 from dealer.table.runtime import Table
 
 log = logging.getLogger(__name__)
 
 # Operation kinds a dealer may submit through the API; anything else needs an admin.
-ADMIN_ONLY_KINDS = ("chips.", "shoe.load", "table.void")
+ADMIN_ONLY_KINDS = ("chips.", "shoe.load", "shoe.observe", "table.void")
+CARD_WAIT = 5.0  # seconds simulated play waits for a dealt card to come back from the devices
 
 
 @dataclass
@@ -33,18 +47,43 @@ class TableHost:
     settings: Settings
     table: Table
     tokens: TokenStore
-    devices: dict[str, Any] = field(default_factory=dict)
+    hardware: Any = None  # dealer.table.hardware.TableHardware when devices are configured
     autoplay: bool = True
     metrics: Any = None  # the API's metrics registry, set by create_app
+    intake: CardIntake = field(default_factory=CardIntake)
+    rng: Rng = field(default_factory=Rng.system)
     _stop: threading.Event = field(default_factory=threading.Event)
     _thread: threading.Thread | None = None
+    _card_lock: threading.Lock = field(default_factory=threading.Lock)
 
     @classmethod
-    def open(cls, settings: Settings) -> TableHost:
+    def open(cls, settings: Settings, *, devices: bool = True) -> TableHost:
         from dealer.table.setup import open_table
 
         table = open_table(settings)
-        return cls(settings, table, TokenStore(Path(settings.table.db)))
+        host = cls(settings, table, TokenStore(Path(settings.table.db)))
+        if devices and any(getattr(settings.devices, k) != "none" for k in ("shoe", "shuffler", "reels")):
+            host._open_hardware()
+        return host
+
+    def _open_hardware(self) -> None:
+        from dealer.table.hardware import TableHardware
+
+        self.hardware = TableHardware(self.settings, self._device_operation, self._card_reported)
+        try:
+            self.hardware.open()
+        except Exception:
+            self.hardware.close()
+            raise
+        self.intake = CardIntake(has_shoe=self.hardware.shoe is not None,
+                                 has_camera=self.hardware.camera is not None)
+        shoe = self.table.state.shoe
+        if self.hardware.shoe is not None and shoe is not None and shoe.mode is ShoeMode.KNOWN:
+            self.table.submit(ObserveShoe())  # the cards now come out of the device
+            self._shuffle_device_shoe()
+        elif self.hardware.shoe is not None and shoe is not None and shoe.cards_out:
+            # a new simulator process is a new physical shoe: reload it so counts start clean
+            self._shuffle_device_shoe()
 
     @property
     def require_tokens(self) -> bool:
@@ -56,31 +95,100 @@ class TableHost:
         self._thread = threading.Thread(target=self._run, name="autoplay", daemon=True)
         self._thread.start()
 
-    def _run(self) -> None:
-        pace = self.settings.table.pace_ms / 1000
-        while not self._stop.is_set():
-            op = next_operation(self.table) if self.autoplay else None
-            if op is None:
-                self._stop.wait(max(pace, 0.05))
-                continue
-            try:
-                self.table.submit(op)
-            except DealerError as exc:  # the game refused its own move: show it, and wait
-                log.warning("autoplay stopped on %s: %s", op.kind, exc)
-                self.table.hub.publish("error", {"operation": op.kind, "detail": str(exc)})
-                self.autoplay = False
-            self._stop.wait(pace)
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+        if self.hardware is not None:
+            self.hardware.close()
+        self.tokens.close()
+        self.table.close()
 
     def set_autoplay(self, on: bool) -> None:
         self.autoplay = on
         self.table.hub.publish("autoplay", {"on": on})
 
-    def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-        self.tokens.close()
-        self.table.close()
+    # ---- simulated play --------------------------------------------------------------------------
+    def _run(self) -> None:
+        pace = self.settings.table.pace_ms / 1000
+        while not self._stop.is_set():
+            acted = False
+            if self.autoplay:
+                try:
+                    acted = self.step()
+                except DealerError as exc:  # the game refused its own move: show it and hand over
+                    log.warning("autoplay stopped: %s", exc)
+                    self.table.hub.publish("error", {"detail": str(exc)})
+                    self.autoplay = False
+                except Exception as exc:  # a device failure: keep serving, retry after a pause
+                    log.warning("autoplay step failed: %s", exc)
+                    self.table.hub.publish("error", {"detail": f"device: {exc}"})
+                    self._stop.wait(1.0)
+            self._stop.wait(pace if acted else max(pace, 0.05))
+
+    def step(self) -> bool:
+        """One step of simulated play; False when there is nothing to do right now."""
+        prompt = self.table.prompt()
+        device = None if self.hardware is None else self.hardware.shoe
+        if prompt is None or self.table.paused:
+            return False
+        if device is not None and prompt.step is Step.CARD:
+            before = self.table.store.last_seq
+            device.deal()
+            deadline = time.monotonic() + CARD_WAIT
+            while self.table.store.last_seq == before and time.monotonic() < deadline:
+                time.sleep(0.005)
+            return True
+        if device is not None and prompt.step is Step.SHUFFLE:
+            self._shuffle_device_shoe()
+            return True
+        op = next_operation(self.table, self.rng)
+        if op is None:
+            return False
+        self.table.submit(op)
+        return True
+
+    def _shuffle_device_shoe(self) -> None:
+        shoe = self.table.state.require_shoe()
+        cut = shoe.rules.cut.choose(self.rng)
+        self.table.submit(ShuffleShoe(cut_behind=cut))
+        assert self.hardware is not None and self.hardware.shoe is not None
+        self.hardware.shoe.load(shoe.rules.decks, cut_from_bottom=cut)
+
+    # ---- cards from the devices ------------------------------------------------------------------
+    def _device_operation(self, op: Operation) -> None:
+        if isinstance(op, ResumeTable) and op.source not in self.table.state.paused:
+            return  # a clearing event for a fault that never paused the table
+        self.table.submit(op)
+
+    def _card_reported(self, shoe_code: str | None, camera_code: str | None) -> None:
+        """A card left the device shoe; the simulated camera's reading comes with it."""
+        with self._card_lock:
+            decisions: list[Decision | None] = []
+            if self.intake.has_camera and camera_code is not None:
+                decisions.append(self.intake.camera_card(camera_code))
+            decisions.append(self.intake.shoe_card(shoe_code))
+            if self.intake.has_camera and camera_code is None:
+                decisions.append(self.intake.camera_missed())
+            for decision in decisions:
+                if decision is not None:
+                    self._decide(decision)
+
+    def _decide(self, decision: Decision) -> None:
+        if decision.verdict is Verdict.ACCEPT and decision.card is not None:
+            self._deal(decision.card)
+        elif decision.verdict is Verdict.DISPUTE and decision.issue is not None:
+            self.table.submit(DisputeCard(decision.issue, decision.shoe, decision.camera))
+
+    def _deal(self, code: str) -> Record:
+        card = parse_card(code)
+        game = self.table.game
+        if game is not None:
+            try:
+                return self.table.submit(game.card_operation(card))
+            except IllegalOperation as exc:
+                self.table.hub.publish("warning", {"detail": f"{code} came out of turn: {exc}"})
+        return self.table.submit(DealCard(card))  # it left the shoe either way: count it
 
     # ---- what the API may ask --------------------------------------------------------------------
     def role_for(self, token: str | None) -> Role | None:
@@ -107,13 +215,51 @@ class TableHost:
             raise IllegalOperation(f"{option!r} is not an option now (the table offers {offered})")
         return self.table.submit(game_entry(self.table.game_name or "").action(option, prompt))
 
+    def resolve(self, issue: int, code: str) -> Record:
+        """The dealer settles an integrity issue: the card was ``code``."""
+        card = parse_card(code)
+        with self._card_lock:
+            self.table.submit(ResolveDispute(issue, card))
+            return self._deal(card.code)
+
+    def resume(self, source: str) -> Record:
+        return self.table.submit(ResumeTable(source))
+
     def correct_card(self, seq: int, code: str) -> Record:
         return self.table.correct(seq, parse_card(code), "corrected by the dealer")
 
     def enter_card(self, code: str) -> Record:
-        """A card typed by the dealer (or read by a device): it goes where the rules send it."""
-        card = parse_card(code)
-        game = self.table.game
-        if game is None:
+        """A card typed by the dealer: it goes where the rules send the next card."""
+        parse_card(code)
+        if self.table.game is None:
             raise IllegalOperation("no game is running at this table")
-        return self.table.submit(game.card_operation(card))
+        with self._card_lock:
+            return self._deal(code)
+
+    def device_command(self, kind: str, command: str, args: dict[str, Any]) -> dict[str, Any]:
+        """Run a device command (shuffle, deal, spin, home, meters, status)."""
+        if self.hardware is None or kind not in self.hardware.devices:
+            raise IllegalOperation(f"no {kind} device is attached to this table")
+        device = self.hardware.devices[kind]
+        allowed = DEVICE_COMMANDS.get(kind, ())
+        if command not in allowed:
+            raise IllegalOperation(f"a {kind} takes {', '.join(allowed)}, not {command!r}")
+        result = getattr(device, command)(**args)
+        return {"device": kind, "command": command, "result": _plain(result)}
+
+
+DEVICE_COMMANDS = {
+    "shoe": ("deal", "status", "meters", "ping"),
+    "shuffler": ("shuffle", "verify_deck", "roll_dice", "status", "meters", "ping"),
+    "reels": ("spin", "home", "status", "meters", "ping"),
+}
+
+
+def _plain(value: Any) -> Any:
+    if hasattr(value, "__dataclass_fields__"):
+        return {k: _plain(getattr(value, k)) for k in value.__dataclass_fields__}
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if isinstance(value, frozenset | set):
+        return sorted(value)
+    return value

@@ -125,11 +125,17 @@ class Table:
         if self.game_name is None or self.game_name not in state.games:
             return
         view = state.games[self.game_name].to_json()
-        number = view.get("round")
-        settled = view.get("settled") or view.get("result")
-        if number is not None and settled and number != self._last_round:
+        rounds = view.get("last_rounds")
+        if rounds:  # the game keeps its own settled rounds: take each new one once
+            summary = rounds[-1]
+            number = summary.get("round", len(rounds))
+        else:
+            number, summary = view.get("round"), view
+            if not (view.get("settled") or view.get("result")):
+                return
+        if number is not None and number != self._last_round:
             self._last_round = number
-            self.history.append({"seq": record.seq, "time": record.time, "round": number, "game": view})
+            self.history.append({"seq": record.seq, "time": record.time, "round": number, "game": summary})
 
     # ---- views ---------------------------------------------------------------------------------
     def public_state(self) -> dict[str, Any]:

@@ -1,0 +1,116 @@
+"""The table's devices and camera, wired to the table runtime.
+
+Devices come from ``[devices]`` in the settings: ``sim`` starts a simulator in its own process on a
+pseudo-terminal and opens it through the real driver (exactly as a USB adapter would be opened),
+``none`` leaves the device out, anything else is a serial port or pyserial URL.
+
+Device events become table operations: a card out of the shoe goes through :class:`CardIntake`
+with the camera's sighting; jams, an open door, a lost link or a device reset pause the game until
+cleared; the cut card and an empty shoe are logged.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import firmware_bridge as fb
+import vision
+from dealer.config import Settings
+from dealer.core.operations import Operation
+from dealer.core.table_state import CloseShoe, CutCardOut, PauseTable, ResumeTable
+
+log = logging.getLogger(__name__)
+
+# Faults that stop play, and the events that clear them (a reset needs the dealer to resume).
+PAUSING: dict[type[fb.DeviceEvent], str] = {
+    fb.Jam: "jam", fb.DoorOpen: "door open", fb.LinkDown: "link down",
+    fb.DeviceReset: "device reset: recount the cards and resume", fb.ReelHomeFailed: "reel home failure",
+    fb.QueueOverflow: "device event queue overflowed: check the last cards",
+}
+CLEARING: dict[type[fb.DeviceEvent], str] = {fb.JamCleared: "jam", fb.DoorClosed: "door open",
+                                             fb.LinkUp: "link down"}
+
+
+@dataclass
+class SimulatedCamera:
+    """The simulated table's eyes: renders the card the simulated shoe released and reads it back
+    through the real recognition path."""
+
+    camera: vision.SimulatedCamera = field(default_factory=lambda: vision.SimulatedCamera(
+        size=(640, 360), background="felt", seed=1))
+    recognizer: vision.Recognizer = field(default_factory=lambda: vision.Recognizer("table"))
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def look_at(self, code: str) -> str | None:
+        """What the camera reads for a frame showing ``code``; None when it cannot read it."""
+        with self._lock:
+            frame = self.camera.frame_for([code], layout="row")
+            sightings = self.recognizer.recognize(frame.image)
+        best = max(sightings, key=lambda s: s.confidence, default=None)
+        return None if best is None else best.card
+
+
+@dataclass
+class TableHardware:
+    """Opens, watches and closes the devices named in the settings."""
+
+    settings: Settings
+    submit: Callable[[Operation], Any]  # log-and-apply on the table
+    on_card: Callable[[str | None, str | None], None]  # (shoe reading, camera reading)
+    devices: dict[str, fb.Device] = field(default_factory=dict)
+    camera: SimulatedCamera | None = None
+    _unsubscribe: list[Callable[[], None]] = field(default_factory=list)
+
+    def open(self) -> None:
+        decks = self.settings.shoe.decks
+        for kind in ("shoe", "shuffler", "reels"):
+            target = getattr(self.settings.devices, kind)
+            if target == "none":
+                continue
+            options: dict[str, Any] = {"decks": decks} if target == "sim" and kind != "reels" else {}
+            device = fb.open_device(kind, "pty" if target == "sim" else target, **options)
+            self.devices[kind] = device
+            self._unsubscribe.append(device.on_event(lambda event, kind=kind: self._event(kind, event)))
+        if self.settings.devices.camera == "sim" and "shoe" in self.devices:
+            self.camera = SimulatedCamera()
+
+    def close(self) -> None:
+        for unsubscribe in self._unsubscribe:
+            unsubscribe()
+        for device in self.devices.values():
+            try:
+                device.close()
+            except fb.FirmwareBridgeError as exc:  # closing a dead link must not stop the shutdown
+                log.warning("closing %s: %s", device.url, exc)
+        self.devices.clear()
+
+    @property
+    def shoe(self) -> fb.Shoe | None:
+        device = self.devices.get("shoe")
+        return device if isinstance(device, fb.Shoe) else None
+
+    def status(self) -> dict[str, Any]:
+        return {kind: {"url": device.url, "kind": kind} for kind, device in self.devices.items()}
+
+    def _event(self, kind: str, event: fb.DeviceEvent) -> None:
+        try:
+            self._handle(kind, event)
+        except Exception:  # a callback must never kill the link's dispatcher thread
+            log.exception("handling %s from %s", event, kind)
+
+    def _handle(self, kind: str, event: fb.DeviceEvent) -> None:
+        if isinstance(event, fb.CardDealt):
+            seen = self.camera.look_at(event.code) if self.camera is not None and event.code else None
+            self.on_card(event.code, seen)
+        elif isinstance(event, fb.CutCardReached):
+            self.submit(CutCardOut(event.cards_dealt))
+        elif isinstance(event, fb.ShoeEmpty):
+            self.submit(CloseShoe(emptied=True))
+        elif type(event) in PAUSING:
+            self.submit(PauseTable(kind, PAUSING[type(event)]))
+        elif type(event) in CLEARING:
+            self.submit(ResumeTable(kind))
