@@ -15,6 +15,8 @@ _MODULES: dict[str, tuple[str, ...]] = {
                "AuctionHearts"),
     "euchre": ("Euchre", "ThreeHandEuchre", "TwoHandEuchre", "AuctionEuchre", "CallAceEuchre",
                "CincinnatiEuchre"),
+    "five_hundred": ("FiveHundred",),
+    "canasta": ("Canasta",),
 }
 
 
