@@ -20,7 +20,8 @@ def pts(book: Any, kind: str = "hand", **entry: Any) -> dict[str, int]:
 
 # RULES C6 [STD] Avondale schedule
 @pytest.mark.parametrize(("bid", "value"), [((6, "S"), 40), ((6, "NT"), 120), ((7, "C"), 160),
-                                            ((8, "D"), 280), ((9, "H"), 400), ((10, "NT"), 520), ((10, "S"), 440)])
+                                            ((8, "D"), 280), ((9, "H"), 400), ((10, "NT"), 520),
+                                            ((10, "S"), 440)])
 def test_avondale(bid: tuple[int, str], value: int) -> None:
     assert avondale(*bid) == value
 
