@@ -32,6 +32,7 @@ COMMAND_MODULES: list[str] = [
     "hw",
     "sim",
     "bench_hw",
+    "slots",
 ]
 
 
