@@ -55,7 +55,7 @@ class MessageSpec:
 
     @property
     def is_reply(self) -> bool:
-        return self.sender == "device" and not self.is_event
+        return self.sender == "device" and not self.is_event and self.name != "NAK"
 
     @property
     def reply_type(self) -> int:

@@ -276,6 +276,9 @@ class DeviceCore:
             self.enter_safe_state(now)
         if not self.host_ready:
             return
+        if self.pending_overflow and self.room() >= 1:
+            dropped, self.pending_overflow = self.pending_overflow, 0
+            self.emit("QUEUE_OVERFLOW", now, dropped=min(dropped, 0xFFFF))
         resend = self.event_resend if not self.safe else max(self.event_resend, 0.25)
         for event in self.queue[:EVENT_WINDOW]:
             if event.sent_at is None or now - event.sent_at >= resend:

@@ -16,6 +16,7 @@ import pytest
 _REPO = str(Path(__file__).resolve().parents[2])
 if sys.path[:1] != [_REPO]:
     sys.path.insert(0, _REPO)
+sys.path.insert(1, str(Path(__file__).resolve().parent))
 if getattr(sys.modules.get("firmware_bridge"), "__file__", "") is None:
     del sys.modules["firmware_bridge"]
 from fb_support import Opener  # noqa: E402

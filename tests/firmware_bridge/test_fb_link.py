@@ -1,0 +1,178 @@
+"""Link, transport and device-core behaviour below the drivers: replay cache, gaps, overflow, ports."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+
+import pytest
+
+from firmware_bridge import (
+    DoorClosed,
+    DoorOpen,
+    FirmwareBridgeError,
+    Link,
+    LinkError,
+    LinkTimeout,
+    MemorySimulator,
+    PortUnavailable,
+    ProtocolMismatch,
+    QueueOverflow,
+    Shoe,
+    ShoeEmptyError,
+    open_port,
+)
+from firmware_bridge.errors import DeviceError
+from firmware_bridge.protocol.cheader import c_header
+from firmware_bridge.protocol.frame import Frame, Framer, encode_frame
+from firmware_bridge.protocol.layouts import HELLO_NEW_SESSION, TABLE, Status
+from firmware_bridge.protocol.messages import by_name, decode_payload, encode_payload
+from firmware_bridge.sim.device import ShoeCore
+
+
+def _cmd(name: str, seq: int, **values: object) -> bytes:
+    spec = by_name(name)
+    return encode_frame(Frame(type=spec.type, seq=seq, payload=encode_payload(spec.type, values)))
+
+
+def _replies(core: ShoeCore) -> list[dict[str, object]]:
+    frames = Framer().feed(b"".join(core.outbox))
+    core.outbox.clear()
+    return [{"type": f.type, "ack": f.ack, **decode_payload(f.type, f.payload)} for f in frames]
+
+
+def test_core_replays_a_repeated_seq_without_executing_again() -> None:
+    core = ShoeCore(decks=1, seed=1)
+    core.receive(_cmd("HELLO", 1, proto_version=1, flags=HELLO_NEW_SESSION), 0.0)
+    _replies(core)
+    core.receive(_cmd("DEAL", 5), 0.0)
+    first = _replies(core)
+    core.receive(_cmd("DEAL", 5), 0.0)  # the host never saw the reply and retries
+    second = _replies(core)
+    assert first == second and core.stats.executed["DEAL"] == 1 and core.stats.replays == 1
+    assert core.cards() == 51
+    core.receive(_cmd("HELLO", 6, proto_version=1, flags=0), 0.0)  # a re-handshake keeps the cache
+    _replies(core)
+    core.receive(_cmd("DEAL", 5), 0.0)
+    assert core.stats.executed["DEAL"] == 1
+    core.receive(_cmd("HELLO", 7, proto_version=1, flags=HELLO_NEW_SESSION), 0.0)  # a new host session
+    _replies(core)
+    core.receive(_cmd("DEAL", 5), 0.0)
+    assert core.stats.executed["DEAL"] == 2 and core.cards() == 50
+
+
+def test_core_refuses_commands_until_greeted_after_boot() -> None:
+    core = ShoeCore(decks=1, seed=2)
+    core.receive(_cmd("DEAL", 1), 0.0)
+    (nak,) = _replies(core)
+    assert nak["type"] == 0xFF and nak["status"] == Status.NEED_HELLO and nak["ack"] == 1
+    assert core.cards() == 52 and core.stats.executed["DEAL"] == 0
+
+
+def test_unknown_command_gets_a_nak_naming_the_type() -> None:
+    core = ShoeCore(decks=1, seed=3)
+    core.receive(encode_frame(Frame(type=0x3E, seq=9)), 0.0)
+    (nak,) = _replies(core)
+    assert nak == {"type": 0xFF, "ack": 9, "status": Status.UNKNOWN_COMMAND, "rejected_type": 0x3E}
+
+
+def test_dropped_event_is_resent_and_a_gap_is_refused_then_filled() -> None:
+    with MemorySimulator("shoe", decks=1, seed=4) as sim, Shoe(sim.url, heartbeat=None) as shoe, \
+            shoe.subscribe() as events:
+        sim.inject("drop")  # the DOOR_OPEN frame is lost; DOOR_CLOSED arrives first: a gap
+        sim.door(True)
+        sim.door(False)
+        got = [events.get(timeout=2), events.get(timeout=2)]
+    assert [type(e) for e in got] == [DoorOpen, DoorClosed]
+    assert [e.event_no for e in got] == [1, 2]
+    assert shoe.link.stats.events_gap >= 1
+
+
+def test_queue_overflow_is_reported_with_the_number_dropped() -> None:
+    with MemorySimulator("shoe", decks=1, seed=5, queue_size=8) as sim:
+        for _ in range(10):  # no host yet: events queue up and the queue overflows
+            sim.door(True)
+            sim.door(False)
+        with Shoe(sim.url, heartbeat=None) as shoe, shoe.subscribe() as events:
+            shoe.ping()
+            time.sleep(0.2)
+            got = events.drain()
+    overflow = [e for e in got if isinstance(e, QueueOverflow)]
+    assert len(overflow) == 1 and overflow[0].dropped > 0
+    assert [e.event_no for e in got] == list(range(1, len(got) + 1))
+    assert len(got) - 1 + overflow[0].dropped == 20
+
+
+def test_sequence_numbers_wrap_without_confusion() -> None:
+    with MemorySimulator("shoe", decks=6, seed=6, cut_from_bottom=0) as sim, \
+            Shoe(sim.url, heartbeat=None) as shoe:
+        cards = [shoe.deal() for _ in range(300)]
+        assert [c.event_no for c in cards] == list(range(1, 301))
+        assert sim.stats()["device"]["executed"]["DEAL"] == 300
+
+
+def test_wrong_device_kind_is_refused() -> None:
+    with MemorySimulator("reels", seed=7) as sim, pytest.raises(ProtocolMismatch, match="reels"):
+        Shoe(sim.url, heartbeat=None)
+
+
+def test_missing_port_is_a_clear_error() -> None:
+    with pytest.raises(PortUnavailable, match="/dev/does-not-exist") as info:
+        open_port("/dev/does-not-exist")
+    assert isinstance(info.value, ConnectionError) and isinstance(info.value, LinkError)
+
+
+def test_loop_url_opens_but_no_device_answers() -> None:
+    port = open_port("loop://")
+    port.write(b"abc")
+    assert port.read(3) == b"abc"
+    port.close()
+    start = time.monotonic()
+    with pytest.raises(LinkTimeout):
+        Link("loop://", heartbeat=None, reply_timeout=0.02, retries=1, open_timeout=0.2)
+    assert time.monotonic() - start < 2
+
+
+def test_socket_url_reaches_a_device_over_tcp() -> None:
+    sim = MemorySimulator("shoe", decks=1, seed=8)
+    server = socket.create_server(("127.0.0.1", 0))
+    port_no = server.getsockname()[1]
+
+    def bridge() -> None:
+        conn, _ = server.accept()
+        conn.settimeout(0.01)
+        device = open_port(sim.url, timeout=0.01)
+        while True:
+            try:
+                data = conn.recv(4096)
+                if not data:
+                    break
+                device.write(data)
+            except TimeoutError:
+                pass
+            out = device.read(device.in_waiting or 1)
+            if out:
+                conn.sendall(out)
+        device.close()
+
+    thread = threading.Thread(target=bridge, daemon=True)
+    thread.start()
+    with Shoe(f"socket://127.0.0.1:{port_no}", heartbeat=None) as shoe:
+        assert shoe.info.kind == "shoe"
+        assert shoe.deal().code is not None
+    thread.join(2)
+    server.close()
+    sim.stop()
+
+
+def test_exception_hierarchy_inherits_builtins() -> None:
+    assert issubclass(LinkTimeout, TimeoutError) and issubclass(LinkTimeout, FirmwareBridgeError)
+    assert issubclass(ShoeEmptyError, LookupError) and issubclass(ShoeEmptyError, DeviceError)
+    assert issubclass(ProtocolMismatch, ValueError)
+
+
+def test_c_header_has_every_message() -> None:
+    header = c_header()
+    for type_, name, _, _ in TABLE:
+        assert f"#define FB_MSG_{name} 0x{type_:02X}" in header
