@@ -103,6 +103,11 @@ class LinkStats:
         return data
 
 
+def _close_quietly(port: Port) -> None:
+    with contextlib.suppress(*PortError):
+        port.close()
+
+
 def _needs_hello(reply: dict[str, Any]) -> bool:
     return reply.get("_type") == "NAK" and reply.get("status") == Status.NEED_HELLO
 
@@ -366,8 +371,7 @@ class Link:
                 return
             self._port = None
             self._handshaken = False
-        with contextlib.suppress(*PortError):
-            port.close()
+        _close_quietly(port)
         self._mark_down(reason)
 
     def _mark_down(self, reason: str) -> None:

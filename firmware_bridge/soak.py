@@ -12,6 +12,7 @@ The device keeps its own log of every event it generated and every command it ex
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 from collections import Counter
@@ -96,7 +97,7 @@ def run_soak(kind: str = "shoe", faults: int = 1000, *, seed: int | None = None,
                     else:
                         assert isinstance(device, ReelDisplay)
                         stops = (rng.randrange(64), rng.randrange(64), rng.randrange(64))
-                        call("spin", lambda stops=stops: device.spin(stops))
+                        call("spin", functools.partial(device.spin, stops))
                 except (DeviceError, LinkError):
                     pass
                 operations += 1
@@ -116,7 +117,8 @@ def run_soak(kind: str = "shoe", faults: int = 1000, *, seed: int | None = None,
         device_log = sim.event_log()
     elapsed = time.monotonic() - started
 
-    device_events = {(boot, no): (name, values) for boot, no, name, values in device_log}
+    device_events: dict[tuple[int | None, int], tuple[str, dict[str, Any]]] = {
+        (boot, no): (name, values) for boot, no, name, values in device_log}
     boots = {boot for boot, *_ in device_log}
     boot = next(iter(boots)) if len(boots) == 1 else None
     delivered: Counter[int] = Counter()

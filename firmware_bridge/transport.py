@@ -8,6 +8,7 @@ Works for ``/dev/ttyUSB0`` and other device paths, ``loop://``, ``socket://host:
 from __future__ import annotations
 
 import serial
+from serial import SerialBase as Port
 
 from firmware_bridge.errors import PortUnavailable
 
@@ -16,7 +17,6 @@ _HANDLERS = "firmware_bridge.urlhandlers"
 if _HANDLERS not in serial.protocol_handler_packages:
     serial.protocol_handler_packages.append(_HANDLERS)
 
-Port = serial.SerialBase
 
 
 def open_port(url: str, *, baudrate: int = BAUDRATE, timeout: float = 0.02) -> Port:

@@ -141,7 +141,11 @@ class Device:
         """``async for event in device.events(): ...`` — every event from now on."""
         loop = asyncio.get_running_loop()
         inbox: asyncio.Queue[DeviceEvent] = asyncio.Queue()
-        unsubscribe = self.on_event(lambda e: loop.call_soon_threadsafe(inbox.put_nowait, e))
+
+        def forward(event: DeviceEvent) -> None:
+            loop.call_soon_threadsafe(inbox.put_nowait, event)
+
+        unsubscribe = self.on_event(forward)
         try:
             while True:
                 yield await inbox.get()

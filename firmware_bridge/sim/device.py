@@ -11,6 +11,7 @@ process or an in-memory pipe) moves the bytes. The core keeps what real firmware
 
 from __future__ import annotations
 
+import functools
 import heapq
 import random
 import time
@@ -342,6 +343,10 @@ def _zero(field: Any) -> Any:
     return (0,) * field.count if field.count else 0
 
 
+def _swap(action: Callable[[float, int], None], reel: int, now: float) -> None:
+    action(now, reel)
+
+
 class ShoeCore(DeviceCore):
     """A reading dealing shoe (H1, H2): cards leave one at a time; the cut card stops the shoe."""
 
@@ -552,7 +557,7 @@ class ReelsCore(DeviceCore):
 
         self.homed = False
         for reel in range(3):
-            self.after(self.action_time * (reel + 1), lambda t, r=reel: stop(t, r), now)
+            self.after(self.action_time * (reel + 1), functools.partial(_swap, stop, reel), now)
         return {"status": Status.OK}
 
     def do_spin(self, now: float, stops: tuple[int, int, int]) -> dict[str, Any]:

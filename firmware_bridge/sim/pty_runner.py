@@ -57,10 +57,11 @@ def run(engine: Engine, *, link: str | None = None, control: bool = True, exit_o
 
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)
-    port: PtyPort | None = PtyPort()
+    first = PtyPort()
+    port: PtyPort | None = first
     if link:
-        _point(link, port.path)
-    print(json.dumps({"port": link or port.path, "tty": port.path, "pid": os.getpid(),
+        _point(link, first.path)
+    print(json.dumps({"port": link or first.path, "tty": first.path, "pid": os.getpid(),
                       "kind": engine.core.kind.name.lower(), **(extra or {})}), file=out, flush=True)
     stdin_fd = sys.stdin.fileno() if control else None
     control_buffer = b""

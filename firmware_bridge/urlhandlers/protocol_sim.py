@@ -17,6 +17,8 @@ from firmware_bridge.sim.memory import MemorySimulator, PortVanished, lookup
 
 
 class Serial(SerialBase):  # type: ignore[misc]
+    is_open: bool
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.simulator: MemorySimulator | None = None
         self._owned = False
