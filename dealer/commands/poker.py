@@ -15,7 +15,10 @@ from rich.progress import Progress
 from dealer.commands.groups import group
 from dealer.commands.output import console, fail, print_json
 from dealer.core.analysis.poker_enumeration import category_table
+from dealer.core.errors import DealerError
 from dealer.core.evaluation import Ranking, evaluate_batch
+from dealer.core.evaluation.paigow_optimal import optimal_setting, simulate_house_way
+from dealer.core.evaluation.paigow_way import HOUSE_WAYS, house_way
 from dealer.core.evaluation.scalar import _value_of_ids
 
 _JSON = typer.Option(False, "--json", help="Print machine-readable JSON only.")
@@ -25,7 +28,68 @@ def register(app: typer.Typer) -> None:
     analyze = group(app, "analyze")
     bench = group(app, "bench")
     analyze.command("poker")(analyze_poker)
+    analyze.command("pai-gow")(analyze_pai_gow)
     bench.command("evaluator")(bench_evaluator)
+    group(app, "paigow").command("set")(paigow_set)
+
+
+def _house_way(name: str) -> Any:
+    if name not in HOUSE_WAYS:
+        fail(f"unknown house way {name!r}: expected one of {', '.join(sorted(HOUSE_WAYS))}")
+    return HOUSE_WAYS[name]
+
+
+def paigow_set(
+    cards: str = typer.Argument(..., help='Seven cards, e.g. "JK 4S 5D 5C 6H 7S 7D" (JK = the joker).'),
+    way: str = typer.Option("casino", "--house-way", help="House-way rule set."),
+    commission: float = typer.Option(0.05, "--commission", help="Commission on wins (0 = home game)."),
+    json_output: bool = _JSON,
+) -> None:
+    """The house-way setting and the best setting against a house-way banker (RULES A8)."""
+    rules = _house_way(way)
+    try:
+        house = house_way(cards, rules)
+        best = optimal_setting(cards, rules, commission)
+    except DealerError as exc:
+        fail(str(exc))
+    result = {"cards": cards.split(), "house_way": house.to_json(), "optimal": best.to_json(),
+              "house_way_name": way, "commission": commission,
+              "optimal_method": "max EV against a sampled house-way banker (card removal ignored)"}
+    if json_output:
+        print_json(result)
+        return
+    for label, s in (("house way", house), ("optimal", best.setting)):
+        console.print(f"{label:>9}: back {' '.join(c.code for c in s.back)} ({s.back_value}) | "
+                      f"front {' '.join(c.code for c in s.front)} ({s.front_value})")
+    console.print(f"optimal EV {best.expected_value:+.4f} per unit")
+
+
+def analyze_pai_gow(
+    hands: int = typer.Option(1_000_000, "--hands", min=1000, help="Rounds to simulate."),
+    player: str = typer.Option("house-way", "--player", help="Player strategy: house-way or optimal."),
+    way: str = typer.Option("casino", "--house-way", help="House-way rule set (banker and player)."),
+    commission: float = typer.Option(0.05, "--commission", help="Commission on wins (0 = home game)."),
+    seed: int | None = typer.Option(None, "--seed", help="Seed for a replayable run (default: CSPRNG)."),
+    json_output: bool = _JSON,
+) -> None:
+    """Win / push / loss and house edge by simulation, with a 95 % confidence interval."""
+    if player not in ("house-way", "optimal"):
+        fail(f"--player is house-way or optimal, not {player!r}")
+    from dealer.core.rng import Rng
+    rng = Rng.from_seed(seed).numpy() if seed is not None else Rng.system().numpy()
+    started = time.perf_counter()
+    result = simulate_house_way(hands, rng, _house_way(way), commission, player).to_json()
+    seconds = time.perf_counter() - started
+    result |= {"player": player, "banker": "house-way", "house_way": way, "commission": commission,
+               "seed": seed, "seconds": round(seconds, 2),
+               "hands_per_second": round(hands / seconds)}
+    if json_output:
+        print_json(result)
+        return
+    console.print(f"{hands:,} rounds ({player} player vs house-way banker): win {result['win']:.4f}, "
+                  f"push {result['push']:.4f}, lose {result['lose']:.4f}; house edge "
+                  f"{result['house_edge']:.4%} (95 % CI {result['house_edge_ci95'][0]:.4%} .. "
+                  f"{result['house_edge_ci95'][1]:.4%})")
 
 
 def analyze_poker(

@@ -37,3 +37,26 @@ def test_bench_evaluator_json_reports_rates() -> None:
     assert set(out["batch_per_second"]) == {"5-card", "7-card"}
     assert all(rate > 0 for rate in out["batch_per_second"].values())
     assert out["hands"] == 20000 and "machine" in out and "date" in out
+
+
+def test_paigow_set_json_gives_house_way_and_optimal() -> None:
+    # RULES A8: the seed's bug example: back 7-7-5-5-4, front joker-6
+    result = dealer("paigow", "set", "JK 4S 5D 5C 6H 7S 7D", "--json")
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert sorted(out["house_way"]["front"]) == ["6H", "JK"]
+    assert out["optimal"]["foul"] is False and -1 <= out["optimal"]["expected_value"] <= 1
+
+
+def test_paigow_set_rejects_a_short_hand() -> None:
+    result = dealer("paigow", "set", "JK 4S 5D", "--json")
+    assert result.returncode != 0 and "seven cards" in result.stderr and result.stdout == ""
+
+
+def test_analyze_pai_gow_json_is_sampled_with_interval() -> None:
+    result = dealer("analyze", "pai-gow", "--hands", "20000", "--seed", "3", "--json")
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert out["method"] == "sampled" and abs(out["win"] + out["push"] + out["lose"] - 1) < 1e-9
+    low, high = out["house_edge_ci95"]
+    assert low < out["house_edge"] < high

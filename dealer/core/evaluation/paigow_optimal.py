@@ -112,18 +112,28 @@ def _commission(commission: Fraction | float) -> float:
     return float(commission)
 
 
-def optimal_batch(hands: npt.NDArray[np.integer], way: HouseWay = DEFAULT_HOUSE_WAY,
-                  commission: Fraction | float = Fraction(5, 100)
-                  ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
-    """Best setting index (into FRONT_PAIRS) and its EV for each (N, 7) row of card ids."""
-    hands = np.asarray(hands)
+def _scores(hands: npt.NDArray[np.integer], way: HouseWay, commission: Fraction | float
+            ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """EV, P(win), P(lose) of all 21 settings of each (N, 7) row: arrays of shape (N, 21)."""
     dist = banker_distribution(way)
-    backs = hands[:, np.array(BACK_FIVES)].reshape(-1, 5)
-    fronts = hands[:, np.array(FRONT_PAIRS)].reshape(-1, 2)
+    backs = hands[:, _BACKS].reshape(-1, 5)
+    fronts = hands[:, _FRONTS].reshape(-1, 2)
     back_v = evaluate_batch(backs, PG, check=False).reshape(-1, 21)
     front_v = evaluate_batch(fronts, PG, check=False).reshape(-1, 21)
     win, lose = dist.win_lose(back_v, front_v)
     ev = np.where(back_v > front_v, (1 - _commission(commission)) * win - lose, -1.0)
+    return ev, win, lose
+
+
+_BACKS = np.array(BACK_FIVES)
+_FRONTS = np.array(FRONT_PAIRS)
+
+
+def optimal_batch(hands: npt.NDArray[np.integer], way: HouseWay = DEFAULT_HOUSE_WAY,
+                  commission: Fraction | float = Fraction(5, 100)
+                  ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+    """Best setting index (into FRONT_PAIRS) and its EV for each (N, 7) row of card ids."""
+    ev, _, _ = _scores(np.asarray(hands), way, commission)
     best = np.argmax(ev, axis=1)
     return best, ev[np.arange(ev.shape[0]), best]
 
@@ -134,16 +144,14 @@ def optimal_setting(cards: Iterable[Card | str] | str, way: HouseWay = DEFAULT_H
     hand = to_cards(cards)
     if len(hand) != 7:
         raise IllegalOperation(f"RULES A8: a pai gow hand has seven cards, got {len(hand)}")
-    Setting.from_front(hand, hand[:2])  # same checks as any setting
-    ids = np.array([[card_id(c) for c in hand]], dtype=np.uint8)
-    if len({c for c in hand}) != 7:
+    if len(set(hand)) != 7:
         raise IllegalOperation("a pai gow hand holds seven different cards")
-    best, ev = optimal_batch(ids, way, commission)
-    front = FRONT_PAIRS[int(best[0])]
-    setting = Setting(tuple(hand[i] for i in BACK_FIVES[int(best[0])]), (hand[front[0]], hand[front[1]]))
-    dist = banker_distribution(way)
-    win, lose = dist.win_lose(np.array([int(setting.back_value)]), np.array([int(setting.front_value)]))
-    return OptimalSetting(setting, float(ev[0]), float(win[0]), float(lose[0]))
+    ids = np.array([[card_id(c) for c in hand]], dtype=np.uint8)
+    ev, win, lose = _scores(ids, way, commission)
+    best = int(np.argmax(ev[0]))
+    front = FRONT_PAIRS[best]
+    setting = Setting(tuple(hand[i] for i in BACK_FIVES[best]), (hand[front[0]], hand[front[1]]))
+    return OptimalSetting(setting, float(ev[0, best]), float(win[0, best]), float(lose[0, best]))
 
 
 @dataclass(frozen=True)
