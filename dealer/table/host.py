@@ -69,7 +69,7 @@ class TableHost:
     def _open_hardware(self) -> None:
         from dealer.table.hardware import TableHardware
 
-        self.hardware = TableHardware(self.settings, self._device_operation, self._card_reported)
+        self.hardware = TableHardware(self.settings, self._device_operation, self.report_card)
         try:
             self.hardware.open()
         except Exception:
@@ -161,7 +161,7 @@ class TableHost:
             return  # a clearing event for a fault that never paused the table
         self.table.submit(op)
 
-    def _card_reported(self, shoe_code: str | None, camera_code: str | None) -> None:
+    def report_card(self, shoe_code: str | None, camera_code: str | None) -> None:
         """A card left the device shoe; the simulated camera's reading comes with it."""
         with self._card_lock:
             decisions: list[Decision | None] = []

@@ -47,7 +47,9 @@ def test_camera_timeout_falls_back_to_the_shoe_reading() -> None:
 
 
 @given(st.lists(codes, min_size=1, max_size=40), st.data())
-def test_every_card_is_accepted_exactly_once_in_order_when_witnesses_agree(cards: list[str], data: st.DataObject) -> None:
+def test_every_card_is_accepted_exactly_once_in_order_when_witnesses_agree(
+    cards: list[str], data: st.DataObject
+) -> None:
     intake = CardIntake()
     accepted: list[str] = []
     shoe_i = cam_i = 0

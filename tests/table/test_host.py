@@ -1,0 +1,142 @@
+"""A whole table run by its host: simulated players, the engine, devices on ptys, the camera."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dealer.config import load_settings
+from dealer.core.games.base import Step
+from dealer.table.host import TableHost
+
+NO_DEVICES = {"shoe": "none", "shuffler": "none", "reels": "none", "camera": "none"}
+
+
+def host_for(tmp_path: Path, devices: dict[str, str], **table: Any) -> TableHost:
+    settings = load_settings(None, table={"db": tmp_path / "t.db", "pace_ms": 0, **table}, devices=devices)
+    return TableHost.open(settings)
+
+
+def run(host: TableHost, steps: int) -> None:
+    for _ in range(steps):
+        if not host.step():
+            break
+
+
+def dealt_cards(state: dict[str, Any]) -> list[str]:
+    return [c for c in state["shoe"]["dealt"] if c != "BK"]
+
+
+def test_simulated_blackjack_settles_rounds_and_conserves_chips(tmp_path: Path) -> None:
+    host = host_for(tmp_path, NO_DEVICES)
+    try:
+        run(host, 250)
+        state = host.table.public_state()
+        assert sum(state["balances"].values()) == 0  # chips only move between accounts
+        assert len(host.table.history) >= 5
+        assert host.table.history[-1]["round"] > host.table.history[0]["round"]
+        counts = Counter(dealt_cards(state))
+        assert max(counts.values()) <= 6  # a 6-deck shoe: no card dealt more often than it holds
+        assert state["shoe"]["faults"] == []
+    finally:
+        host.stop()
+
+
+def test_device_shoe_and_camera_deal_recognise_and_settle(tmp_path: Path) -> None:
+    host = host_for(tmp_path, {**NO_DEVICES, "shoe": "sim", "camera": "sim"})
+    try:
+        assert host.hardware is not None and host.hardware.camera is not None
+        assert host.table.state.shoe is not None and host.table.state.shoe.mode.value == "observed"
+        run(host, 120)
+        state = host.table.public_state()
+        assert len(host.table.history) >= 3
+        assert state["shoe"]["cards_out"] >= 20 and state["shoe"]["faults"] == []
+        assert state["disputes"] == {} and state["paused"] == {}
+    finally:
+        host.stop()
+
+
+def test_a_card_nobody_could_read_waits_for_the_dealer(tmp_path: Path) -> None:
+    host = host_for(tmp_path, {**NO_DEVICES, "shoe": "sim", "camera": "sim"})
+    try:
+        while host.table.prompt().step is not Step.CARD:  # type: ignore[union-attr]
+            host.step()
+        host.hardware.shoe.simulator.command("misread 1")
+        before = host.table.state.require_shoe().cards_out
+        host.step()
+        state = host.table.public_state()
+        assert state["disputes"] == {"1": "the shoe read nothing, the camera saw nothing"}
+        assert state["shoe"]["cards_out"] == before and not host.step()
+        host.resolve(1, "KH")  # the dealer turns it over and types it
+        assert host.table.public_state()["shoe"]["dealt"][-1] == "KH"
+        run(host, 10)
+        assert host.table.public_state()["shoe"]["cards_out"] > before + 1
+    finally:
+        host.stop()
+
+
+def test_witnesses_that_disagree_pause_play_until_the_dealer_decides(tmp_path: Path) -> None:
+    host = host_for(tmp_path, {**NO_DEVICES, "shoe": "sim", "camera": "sim"})
+    try:
+        while host.table.prompt().step is not Step.CARD:  # type: ignore[union-attr]
+            host.step()
+        cards_before = host.table.state.require_shoe().cards_out
+        host.report_card("9S", "6S")  # the reader and the camera disagree
+        state = host.table.public_state()
+        assert "integrity" in state["paused"]
+        assert state["disputes"] == {"1": "the shoe read 9S, the camera saw 6S"}
+        assert not host.step()  # play waits
+        host.resolve(1, "6S")
+        state = host.table.public_state()
+        assert state["paused"] == {} and state["shoe"]["dealt"][-1] == "6S"
+        assert state["shoe"]["cards_out"] == cards_before + 1
+    finally:
+        host.stop()
+
+
+def test_a_jam_pauses_the_table_until_it_is_cleared(tmp_path: Path) -> None:
+    host = host_for(tmp_path, {**NO_DEVICES, "shoe": "sim", "camera": "sim"})
+    try:
+        run(host, 5)
+        simulator = host.hardware.shoe.simulator
+        simulator.command("jam")
+        deadline = time.monotonic() + 5
+        while "shoe" not in host.table.state.paused and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert host.table.state.paused == {"shoe": "jam"}
+        assert not host.step()
+        simulator.command("clear")
+        deadline = time.monotonic() + 5
+        while host.table.state.paused and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert host.table.state.paused == {}
+        kinds = [r.kind for r in host.table.store.tail(40)]
+        assert "table.pause" in kinds and "table.resume" in kinds  # the fault is in the log
+    finally:
+        host.stop()
+
+
+@pytest.mark.parametrize("devices", [NO_DEVICES, {**NO_DEVICES, "shoe": "sim", "camera": "sim"}],
+                         ids=["engine", "devices"])
+def test_a_restarted_host_resumes_the_same_round(tmp_path: Path, devices: dict[str, str]) -> None:
+    host = host_for(tmp_path, devices)
+    run(host, 40)
+    while host.table.prompt().step is Step.BET:  # type: ignore[union-attr]
+        host.step()  # stop somewhere inside a round
+    before = host.table.public_state()
+    host.stop()
+    again = host_for(tmp_path, devices)
+    try:
+        after = again.table.public_state()
+        game_before, game_after = before["games"]["blackjack"], after["games"]["blackjack"]
+        assert game_after["round"] == game_before["round"]
+        assert game_after["seats"] == game_before["seats"] and game_after["dealer"] == game_before["dealer"]
+        assert after["balances"] == before["balances"]
+        run(again, 40)  # and play goes on from there
+        assert again.table.public_state()["games"]["blackjack"]["round"] > game_before["round"]
+    finally:
+        again.stop()
