@@ -28,6 +28,8 @@ COMMAND_MODULES: list[str] = [
     "replay",
     "token",
     "score",
+    "vision",
+    "bench_vision",
     "analyze_banking",
     "hw",
     "sim",

@@ -8,6 +8,7 @@ card corners, each of which may carry an index.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -90,26 +91,29 @@ class Detection:
     scale: float  # full / small
 
 
-def card_masks(small: np.ndarray) -> list[np.ndarray]:
-    """Candidate binary masks of card stock: bright in every channel.
+def mask_makers(small: np.ndarray) -> list[Callable[[], np.ndarray]]:
+    """Makers of candidate masks of card stock, tried in order until every bright region is explained.
 
     The first splits the frame by Otsu's threshold on the darkest channel; when the table itself is
-    light (a grey desk), that split falls between ink and everything else, so a second mask splits
-    the bright class again. Quadrilaterals from every mask are kept.
+    light (a grey desk), that split falls between ink and everything else, so the second splits the
+    bright class again, and the third takes regions enclosed by strong edges (robust to lighting
+    gradients).
     """
-    lo = small.min(axis=2)
-    lo = cv2.GaussianBlur(lo, (5, 5), 0)
-    t1, _ = cv2.threshold(lo, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    thresholds = [t1]
-    upper = lo[lo > t1]
-    if upper.size > 1000:
-        t2, _ = cv2.threshold(upper.reshape(1, -1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-        if t2 - t1 > 12:
-            thresholds.append(t2)
+    lo = cv2.GaussianBlur(small.min(axis=2), (5, 5), 0)
     kernel = np.ones((3, 3), np.uint8)
-    masks = [cv2.morphologyEx((lo > t).astype(np.uint8) * 255, cv2.MORPH_OPEN, kernel) for t in thresholds]
-    masks.append(edge_mask(lo))
-    return masks
+    t1, _ = cv2.threshold(lo, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+
+    def first() -> np.ndarray:
+        return cv2.morphologyEx((lo > t1).astype(np.uint8) * 255, cv2.MORPH_OPEN, kernel)
+
+    def second() -> np.ndarray:
+        upper = lo[lo > t1]
+        t2 = t1
+        if upper.size > 1000:
+            t2, _ = cv2.threshold(upper.reshape(1, -1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        return cv2.morphologyEx((lo > t2).astype(np.uint8) * 255, cv2.MORPH_OPEN, kernel)
+
+    return [first, second, lambda: edge_mask(lo)]
 
 
 def edge_mask(lo: np.ndarray) -> np.ndarray:
@@ -176,7 +180,8 @@ def _blob_corners(contour: np.ndarray, card_width: float, scale: float) -> list[
     """Right-angle convex corners along a region's outline, each as a corner frame."""
     peri = cv2.arcLength(contour, True)
     poly = cv2.approxPolyDP(contour, max(1.5, 0.006 * peri), True).reshape(-1, 2).astype(np.float64)
-    if cv2.contourArea(poly.astype(np.float32)) < 0:
+    shoelace = float(np.sum(poly[:, 0] * np.roll(poly[:, 1], -1) - np.roll(poly[:, 0], -1) * poly[:, 1]))
+    if shoelace < 0:  # make it clockwise on screen, so convex corners turn right
         poly = poly[::-1]
     n = len(poly)
     if n < 3:
@@ -270,7 +275,10 @@ def detect_cards(
     min_area = min_w * min_w * CARD_ASPECT * 0.5
     quads: list[CardQuad] = []
     others: list[np.ndarray] = []
-    for level, mask in enumerate(card_masks(small)):
+    for level, make_mask in enumerate(mask_makers(small)):
+        if level > 0 and quads and not others:
+            break  # the plain threshold explained every bright region
+        mask = make_mask()
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         for cnt in contours:
             area = cv2.contourArea(cnt)

@@ -96,18 +96,23 @@ def _describe(ink: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
     return np.concatenate([grad, pix, shape])
 
 
+def _percentiles(values: np.ndarray, qs: tuple[float, ...]) -> list[float]:
+    hist = np.bincount(values.ravel(), minlength=256).cumsum()
+    total = float(hist[-1])
+    return [float(np.searchsorted(hist, q / 100.0 * total)) for q in qs]
+
+
 def segment_index(patch: np.ndarray, *, from_right: bool = False) -> IndexGlyphs | None:
     """Split the index of an upright corner patch into rank and suit glyphs, or ``None`` if no index."""
+    if from_right:
+        patch = patch[:, ::-1]
     lo = patch.min(axis=2)
-    white = float(np.percentile(lo, 90))
-    dark = float(np.percentile(lo, 3))
+    dark, paper_level, white = _percentiles(lo, (3, 70, 90))
     if white - dark < 40:
         return None
     otsu, _ = cv2.threshold(lo, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
     thr = min(otsu, white - 30.0)
     ink_bin = (lo < thr).astype(np.uint8)
-    if from_right:
-        ink_bin = ink_bin[:, ::-1].copy()
     n, labels, stats, _ = cv2.connectedComponentsWithStats(ink_bin, connectivity=8)
     min_h = 0.05 * PX
     comps = []
@@ -138,7 +143,6 @@ def segment_index(patch: np.ndarray, *, from_right: bool = False) -> IndexGlyphs
     ry0 = min(c[2] for c in members)
     rx1 = max(c[1] + c[3] for c in members)
     ry1 = max(c[2] + c[4] for c in members)
-    rank_labels = [c[0] for c in members]
     below = [
         c
         for c in comps
@@ -150,21 +154,25 @@ def segment_index(patch: np.ndarray, *, from_right: bool = False) -> IndexGlyphs
     ]
     suit_c = min(below, key=lambda c: c[2]) if below else None
 
-    lo_f = lo[:, ::-1] if from_right else lo
-    bgr = patch[:, ::-1] if from_right else patch
     scale = max(white - dark, 1.0)
-    soft = np.clip((white - lo_f.astype(np.float32)) / scale, 0, 1)
+    paper = patch[lo >= paper_level].astype(np.float32)
+    cast = float(np.mean(paper[:, 2] - np.maximum(paper[:, 0], paper[:, 1]))) / scale if paper.size else 0.0
 
     def glyph(lbls: list[int], box: tuple[int, int, int, int]) -> Glyph:
-        sel = np.isin(labels, lbls)
-        sel = cv2.dilate(sel.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
-        ink = (soft * sel * 255).astype(np.uint8)
-        ink_px = bgr[np.isin(labels, lbls)].astype(np.float32)
+        x, y, w, h = box
+        x0, y0 = max(x - 1, 0), max(y - 1, 0)
+        x1, y1 = min(x + w + 1, lo.shape[1]), min(y + h + 1, lo.shape[0])
+        own = np.isin(labels[y0:y1, x0:x1], lbls)
+        sel = cv2.dilate(own.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+        soft = np.clip((white - lo[y0:y1, x0:x1].astype(np.float32)) / scale, 0, 1)
+        ink = np.zeros(lo.shape, np.uint8)
+        ink[y0:y1, x0:x1] = (soft * sel * 255).astype(np.uint8)
+        ink_px = patch[y0:y1, x0:x1][own].astype(np.float32)
         r = ink_px[:, 2] - np.maximum(ink_px[:, 0], ink_px[:, 1])
-        redness = float(np.mean(r)) / scale if r.size else 0.0
+        redness = float(np.mean(r)) / scale - cast if r.size else 0.0
         return Glyph(box, _describe(ink, box), redness)
 
-    rank = glyph(rank_labels, (rx0, ry0, rx1 - rx0, ry1 - ry0))
+    rank = glyph([c[0] for c in members], (rx0, ry0, rx1 - rx0, ry1 - ry0))
     suit = glyph([suit_c[0]], (suit_c[1], suit_c[2], suit_c[3], suit_c[4])) if suit_c else None
     return IndexGlyphs(rank, suit, (white - dark) / 255.0)
 

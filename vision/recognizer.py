@@ -24,7 +24,7 @@ import numpy as np
 from vision.calibration import Calibration
 from vision.detect import CardQuad, CornerFrame, detect_cards
 from vision.glyphs import RANK_CLASSES, SUIT_CLASSES, GlyphModel, default_model
-from vision.index import PX, cut_patch, segment_index, white_balance_redness
+from vision.index import PX, cut_patch, segment_index
 from vision.render import CARD_ASPECT
 from vision.sighting import BACK, RED_SUITS, Sighting
 
@@ -91,8 +91,7 @@ class Recognizer:
         pr_c = pr[:-1] / max(pr[:-1].sum(), 1e-9)
         ps_c = ps[:-1].copy()
         if colour:
-            cast = white_balance_redness(patch)
-            red = 0.5 * (glyphs.suit.redness + glyphs.rank.redness) - cast
+            red = 0.5 * (glyphs.suit.redness + glyphs.rank.redness)
             is_red = 1.0 / (1.0 + np.exp(-(red - 0.18) * 25.0))
             ps_c *= np.array([1 - is_red if s not in RED_SUITS else is_red for s in _SUITS]) + 1e-3
         ps_c = ps_c / max(ps_c.sum(), 1e-9)
@@ -110,7 +109,13 @@ class Recognizer:
 
     # -- whole cards --------------------------------------------------------------------------------
     def _read_quad(self, image: np.ndarray, quad: CardQuad, colour: bool) -> Sighting | None:
-        readings = [r for k in (0, 2) if (r := self.read_corner(image, quad.frame(k), colour=colour))]
+        readings: list[Reading] = []
+        for k in (0, 2):
+            r = self.read_corner(image, quad.frame(k), colour=colour)
+            if r is not None:
+                readings.append(r)
+                if r.confidence >= 0.9:  # one sure corner is enough
+                    break
         good = [r for r in readings if r.confidence >= self.min_confidence]
         if not good:
             side = [
@@ -248,3 +253,20 @@ def recognize(
 
 
 __all__ = ["PX", "Reading", "Recognizer", "recognize", "colour_is_informative"]
+
+
+def read_index_crop(recognizer: Recognizer, crop: np.ndarray) -> Reading | None:
+    """Read an image that is only an index corner (rank over suit), e.g. a crop cut by another tool."""
+    from vision.index import PH, PW
+
+    h, w = crop.shape[:2]
+    scale = min(0.42 * PX / h, 0.2 * PX / w)
+    small = cv2.resize(crop, (max(1, int(w * scale)), max(1, int(h * scale))), interpolation=cv2.INTER_AREA)
+    lo = crop.min(axis=2)
+    paper = [int(np.percentile(crop[..., c][lo >= np.percentile(lo, 80)], 50)) for c in range(3)]
+    patch = np.empty((PH, PW, 3), np.uint8)
+    patch[:] = paper
+    y0, x0 = int(0.05 * PX), int(0.04 * PX)
+    patch[y0 : y0 + small.shape[0], x0 : x0 + small.shape[1]] = small[: PH - y0, : PW - x0]
+    frame = CornerFrame(np.zeros(2), np.array([1.0, 0.0]), np.array([0.0, 1.0]), float(PX))
+    return recognizer.read_corner(patch, frame, colour=colour_is_informative(crop))

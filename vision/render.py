@@ -97,10 +97,11 @@ def suit_mask(suit: str, *, variant: np.ndarray | None = None, size: int = 120) 
         )
         if suit == "S":
             shape = cv2.flip(shape, 0)
-            shape = cv2.resize(shape, (size, int(size * 0.8)), interpolation=cv2.INTER_AREA)
+            body = 0.84 + 0.04 * v[3]
+            shape = cv2.resize(shape, (size, int(size * body)), interpolation=cv2.INTER_AREA)
             m[: shape.shape[0]] = shape
-            stem_w = 14 + 4 * v[2]
-            _poly(m, sc([(50, 62), (50 - stem_w, 99), (50 + stem_w, 99)]))
+            stem_w = 11 + 3 * v[2]
+            _poly(m, sc([(50, 70), (50 - stem_w, 99), (50 + stem_w, 99)]))
         else:
             m = shape
     elif suit == "C":

@@ -66,7 +66,8 @@ class _Track:
 
 def _size(s: Sighting) -> float:
     pts = np.array(s.outline)
-    return float(np.sqrt(max(1.0, abs(float(np.cross(pts[1] - pts[0], pts[-1] - pts[0]))))))
+    a, b = pts[1] - pts[0], pts[-1] - pts[0]
+    return float(np.sqrt(max(1.0, abs(float(a[0] * b[1] - a[1] * b[0])))))
 
 
 def _stable(history: deque[str], confirm: int) -> str | None:

@@ -31,7 +31,7 @@ from vision.render import (  # noqa: E402
 from vision.sighting import RANKS, SUITS  # noqa: E402
 
 
-def random_style(rng: np.random.Generator, fonts: list[str]) -> CardStyle:
+def random_style(rng: np.random.Generator, fonts: list[str], suit_fonts: list[str]) -> CardStyle:
     rank_masks: dict[str, np.ndarray] = {}
     if rng.random() < 0.7:
         path = fonts[int(rng.integers(len(fonts)))]
@@ -41,8 +41,8 @@ def random_style(rng: np.random.Generator, fonts: list[str]) -> CardStyle:
                 rank_masks[r] = m
     font = HERSHEY_FONTS[int(rng.integers(len(HERSHEY_FONTS)))]
     suit_masks: dict[str, np.ndarray] = {}
-    if rng.random() < 0.35:
-        path = fonts[int(rng.integers(len(fonts)))]
+    if rng.random() < 0.6:
+        path = suit_fonts[int(rng.integers(len(suit_fonts)))] if suit_fonts else fonts[0]
         for s in SUITS:
             m = suit_from_font(path, s)
             if m is not None:
@@ -146,13 +146,15 @@ def iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
 def make(n_cards: int, seed: int) -> dict[str, np.ndarray]:
     rng = np.random.default_rng(seed)
     fonts = font_files()
+    suit_fonts = [f for f in fonts if all(suit_from_font(f, s) is not None for s in SUITS)]
+    print(f"{len(fonts)} fonts, {len(suit_fonts)} with suit symbols", flush=True)
     xr: list[np.ndarray] = []
     yr: list[int] = []
     xs: list[np.ndarray] = []
     ys: list[int] = []
     codes = [r + s for s in SUITS for r in RANKS]
     for i in range(n_cards):
-        style = random_style(rng, fonts)
+        style = random_style(rng, fonts, suit_fonts)
         back = rng.random() < 0.06
         code = "BK" if back else codes[int(rng.integers(len(codes)))]
         card = render_back(200, style) if back else render_card(code, 200, style, seed=i)

@@ -1,0 +1,251 @@
+"""``dealer vision``: recognise cards in images and streams, evaluate, calibrate a deck, watch a camera."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from dealer.commands.output import console, fail, print_json
+from vision import (
+    NEW_DECK_ORDER,
+    Calibration,
+    Recognizer,
+    ShoeTracker,
+    TableTracker,
+    VisionError,
+    is_card_code,
+    open_source,
+    read_image,
+)
+from vision.evaluate import evaluate
+from vision.index import cut_patch, segment_index
+
+NAME = "vision"
+app = typer.Typer(
+    help="Card recognition: recognise, evaluate, calibrate a deck, watch a camera.", no_args_is_help=True
+)
+
+ModeOpt = Annotated[str, typer.Option("--mode", help="shoe (one card in a window) or table (every card).")]
+CalOpt = Annotated[Path | None, typer.Option("--calibration", help="Deck calibration file from `calibrate`.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output only.")]
+
+
+def _recognizer(mode: str, calibration: Path | None, window: str | None = None) -> Recognizer:
+    if mode not in ("shoe", "table"):
+        fail(f"--mode must be 'shoe' or 'table', got {mode!r}")
+    cal = None
+    if calibration is not None:
+        try:
+            cal = Calibration.load(calibration)
+        except VisionError as exc:
+            fail(str(exc))
+    win = None
+    if window:
+        try:
+            x, y, w, h = (int(v) for v in window.split(","))
+            win = (x, y, w, h)
+        except ValueError:
+            fail(f"--window must be x,y,w,h in pixels, got {window!r}")
+    return Recognizer(mode, calibration=cal, window=win)  # type: ignore[arg-type]
+
+
+@app.command()
+def recognize(
+    image: Annotated[Path, typer.Argument(help="Image file (PNG, JPEG…).")],
+    mode: ModeOpt = "table",
+    calibration: CalOpt = None,
+    window: Annotated[str | None, typer.Option(help="Shoe window x,y,w,h in pixels.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Recognise the cards in one image."""
+    rec = _recognizer(mode, calibration, window)
+    try:
+        frame = read_image(image)
+    except VisionError as exc:
+        fail(str(exc))
+    found = rec.recognize(frame)
+    if as_json:
+        print_json([s.to_json() for s in found])
+        return
+    if not found:
+        console.print("no cards found")
+    for s in found:
+        cx, cy = s.centre
+        console.print(f"{s.card:>3}  confidence {s.confidence:.2f}  at ({cx:.0f}, {cy:.0f})")
+
+
+@app.command("eval")
+def eval_(
+    directory: Annotated[Path, typer.Argument(help="DIR/<CODE>/*.jpg, or DIR/images/ + DIR/labels.json.")],
+    mode: Annotated[
+        str | None,
+        typer.Option(
+            "--mode", help="shoe or table (default: shoe for single-card folders, table for scenes)."
+        ),
+    ] = None,
+    calibration: CalOpt = None,
+    limit: Annotated[int | None, typer.Option(help="Evaluate only the first N images.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Score recognition on a labelled folder: accuracy, or precision/recall/F1, confusions, ms/frame."""
+    from vision.evaluate import detect_layout
+
+    try:
+        layout = detect_layout(directory)
+    except (VisionError, OSError) as exc:
+        fail(str(exc))
+    rec = _recognizer(mode or ("shoe" if layout == "single" else "table"), calibration)
+    try:
+        if as_json:
+            report = evaluate(directory, rec, limit=limit)
+        else:
+            from rich.progress import Progress
+
+            with Progress(console=console, transient=True) as bar:
+                task = bar.add_task("evaluating", total=None)
+                report = evaluate(
+                    directory, rec, limit=limit, progress=lambda i, n: bar.update(task, completed=i, total=n)
+                )
+    except VisionError as exc:
+        fail(str(exc))
+    out = report.to_json()
+    out["mode"] = rec.mode
+    if as_json:
+        print_json(out)
+        return
+    for k, v in out.items():
+        if k not in ("confusions", "misses"):
+            console.print(f"{k}: {v}")
+    for c in out["confusions"][:15]:  # type: ignore[index]
+        console.print(f"  {c['truth']} read as {c['read']}: {c['count']}")
+
+
+def _calibration_items(source: str, order: str) -> list[tuple[str, Any]]:
+    """(code, frame) pairs: a labelled folder (DIR/<CODE>/*) or a pass in the given order."""
+    root = Path(source)
+    if root.is_dir() and any(d.is_dir() and is_card_code(d.name) for d in root.iterdir()):
+        items = []
+        for d in sorted(root.iterdir()):
+            if d.is_dir() and is_card_code(d.name) and d.name not in ("JK", "BK"):
+                for f in sorted(d.iterdir()):
+                    try:
+                        items.append((d.name, read_image(f)))
+                    except VisionError:
+                        continue
+        return items
+    if order == "new-deck":
+        codes = list(NEW_DECK_ORDER)
+    elif Path(order).is_file():
+        codes = Path(order).read_text().split()
+        bad = [c for c in codes if not is_card_code(c)]
+        if bad:
+            fail(f"--order file {order} holds invalid codes {bad[:5]}: expected codes like AS 10H")
+    else:
+        fail(f"--order must be 'new-deck' or a file listing codes, got {order!r}")
+    with open_source(source) as src:
+        frames = [f.image for f in src]
+    return list(zip(codes, _one_frame_per_card(frames), strict=False))
+
+
+def _one_frame_per_card(frames: list[Any]) -> list[Any]:
+    """From a stream of one card after another, the sharpest frame of each shoe pass."""
+    rec = Recognizer("shoe")
+    out: list[Any] = []
+    tracker = ShoeTracker(confirm=2, clear=2)
+    best: Any = None
+    for image in frames:
+        found = rec.recognize(image)
+        if found:
+            best = image if best is None else best
+            tracker.update(found)
+        else:
+            if best is not None and tracker.emitted is not None:
+                out.append(best)
+            best = None if tracker.update([]) or tracker.emitted is None else best
+    if best is not None:
+        out.append(best)
+    return out if len(out) >= 2 else frames
+
+
+@app.command()
+def calibrate(
+    source: Annotated[
+        str,
+        typer.Option(
+            "--source",
+            help="Folder of labelled images (DIR/<CODE>/*), a folder "
+            "of frames or a video of one pass of the deck.",
+        ),
+    ],
+    out: Annotated[Path, typer.Option("--out", help="Calibration file to write (.npz).")] = Path("deck.npz"),
+    order: Annotated[
+        str,
+        typer.Option(
+            "--order", help="'new-deck' (A-K S, A-K D, K-A C, K-A H) or a file of codes in the order shown."
+        ),
+    ] = "new-deck",
+    as_json: JsonOpt = False,
+) -> None:
+    """Learn the user's own deck from one pass of it; recognition uses the file with --calibration."""
+    try:
+        items = _calibration_items(source, order)
+    except VisionError as exc:
+        fail(str(exc))
+    if not items:
+        fail(f"no frames found in {source}")
+    rec = Recognizer("shoe")
+    cal = Calibration(deck=str(source))
+    used = 0
+    for code, image in items:
+        from vision.detect import detect_cards
+
+        det = detect_cards(image, work_width=rec.work_width, min_card_fraction=0.1)
+        if not det.quads:
+            continue
+        quad = max(det.quads, key=lambda q: q.width * q.height)
+        for k in (0, 2):
+            patch, _ = cut_patch(image, quad.frame(k))
+            g = segment_index(patch)
+            if g is not None and g.suit is not None:
+                cal.add(code, g.rank.features, g.suit.features)
+                used += 1
+    if used == 0:
+        fail("no index corner could be read from the calibration frames")
+    cal.save(out)
+    result = {"file": str(out), "frames": len(items), "glyph_pairs": used}
+    if as_json:
+        print_json(result)
+    else:
+        console.print(f"calibration saved to {out}: {used} index corners from {len(items)} frames")
+
+
+@app.command()
+def watch(
+    source: Annotated[str, typer.Option("--source", help="Camera index, video file, URL, image or folder.")],
+    mode: ModeOpt = "table",
+    calibration: CalOpt = None,
+    window: Annotated[str | None, typer.Option(help="Shoe window x,y,w,h in pixels.")] = None,
+    max_frames: Annotated[int | None, typer.Option(help="Stop after N frames.")] = None,
+    confirm: Annotated[int, typer.Option(help="Frames a reading must hold before it is an event.")] = 3,
+    as_json: JsonOpt = False,
+) -> None:
+    """Print card events live (one JSON object per line with --json)."""
+    rec = _recognizer(mode, calibration, window)
+    tracker: ShoeTracker | TableTracker = (
+        ShoeTracker(confirm=confirm) if mode == "shoe" else TableTracker(confirm=confirm)
+    )
+    try:
+        src = open_source(source, max_frames=max_frames)
+    except VisionError as exc:
+        fail(str(exc))
+    with src:
+        for frame in src:
+            for ev in tracker.update(rec.recognize(frame.image)):
+                if as_json:
+                    typer.echo(json.dumps(ev.to_json()))
+                else:
+                    extra = f" (was {ev.previous})" if ev.previous else ""
+                    console.print(f"frame {ev.frame}: {ev.kind} {ev.card}{extra}")

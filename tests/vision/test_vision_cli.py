@@ -1,0 +1,127 @@
+"""The `dealer vision` and `dealer bench vision` commands on rendered images."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import pytest
+from typer.testing import CliRunner
+
+from dealer.cli import app
+from vision import SimulatedCamera
+
+runner = CliRunner()
+
+
+def test_recognize_json_lists_cards_with_confidence_and_outline(tmp_path: Path) -> None:
+    shot = SimulatedCamera(seed=2).frame_for(["JH", "4C"], "row")
+    path = tmp_path / "t.png"
+    cv2.imwrite(str(path), shot.image)
+    res = runner.invoke(app, ["vision", "recognize", str(path), "--mode", "table", "--json"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert sorted(c["card"] for c in out) == ["4C", "JH"]
+    assert all(0 <= c["confidence"] <= 1 and len(c["outline"]) == 4 for c in out)
+
+
+def test_recognize_missing_image_fails_with_a_message(tmp_path: Path) -> None:
+    res = runner.invoke(app, ["vision", "recognize", str(tmp_path / "none.png"), "--json"])
+    assert res.exit_code != 0
+    assert "not found" in res.stderr
+
+
+def _single_card_folders(root: Path) -> None:
+    cam = SimulatedCamera(size=(800, 600), background="grey", seed=3, card_width=200)
+    for code in ("6H", "9H", "QS"):
+        (root / code).mkdir(parents=True)
+        for i in range(2):
+            shot = cam.frame_for([code], "scatter")
+            cv2.imwrite(str(root / code / f"{i}.jpg"), shot.image)
+
+
+def test_eval_single_card_folders_reports_accuracy(tmp_path: Path) -> None:
+    _single_card_folders(tmp_path)
+    res = runner.invoke(app, ["vision", "eval", str(tmp_path), "--json"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert out["layout"] == "single" and out["frames"] == 6
+    assert out["accuracy"] == 1.0 and out["ms_per_frame"] > 0
+
+
+def test_eval_scene_folder_reports_precision_recall(tmp_path: Path) -> None:
+    (tmp_path / "images").mkdir()
+    labels = {}
+    cam = SimulatedCamera(seed=4)
+    for i, codes in enumerate((["AS", "BK", "7D"], ["10C", "2H"])):
+        cv2.imwrite(str(tmp_path / "images" / f"{i}.png"), cam.frame_for(codes, "row").image)
+        labels[f"{i}.png"] = codes
+    labels["0.png"] = ["AS", "BK", "8D"]  # one wrong label: one false positive and one false negative
+    (tmp_path / "labels.json").write_text(json.dumps(labels))
+    out = json.loads(runner.invoke(app, ["vision", "eval", str(tmp_path), "--json"]).stdout)
+    assert out["layout"] == "scenes"
+    assert (out["true_positives"], out["false_positives"], out["false_negatives"]) == (4, 1, 1)
+    assert out["confusions"] == [{"truth": "8D", "read": "7D", "count": 1}]
+
+
+def test_eval_rejects_an_unknown_layout(tmp_path: Path) -> None:
+    (tmp_path / "junk").mkdir()
+    res = runner.invoke(app, ["vision", "eval", str(tmp_path), "--json"])
+    assert res.exit_code != 0 and "neither" in res.stderr
+
+
+def test_calibrate_from_a_labelled_folder_then_recognise_with_it(tmp_path: Path) -> None:
+    _single_card_folders(tmp_path / "deck")
+    cal = tmp_path / "deck.npz"
+    res = runner.invoke(
+        app, ["vision", "calibrate", "--source", str(tmp_path / "deck"), "--out", str(cal), "--json"]
+    )
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["glyph_pairs"] >= 6
+    img = next((tmp_path / "deck" / "9H").iterdir())
+    res = runner.invoke(
+        app, ["vision", "recognize", str(img), "--mode", "shoe", "--calibration", str(cal), "--json"]
+    )
+    assert [c["card"] for c in json.loads(res.stdout)] == ["9H"]
+
+
+def test_calibrate_from_a_new_deck_pass_folder(tmp_path: Path) -> None:
+    cam = SimulatedCamera(size=(640, 480), background="dark", seed=5)
+    frames = tmp_path / "pass"
+    frames.mkdir()
+    n = 0
+    for code in ("AS", "2S", "3S"):  # the first cards of a new deck
+        for img in cam.shoe_pass(code, steps=4, empty=1):
+            cv2.imwrite(str(frames / f"{n:04d}.png"), img)
+            n += 1
+    cal = tmp_path / "nd.npz"
+    res = runner.invoke(
+        app,
+        ["vision", "calibrate", "--source", str(frames), "--order", "new-deck", "--out", str(cal), "--json"],
+    )
+    assert res.exit_code == 0, res.output
+    assert cal.is_file()
+
+
+def test_watch_prints_one_event_per_card(tmp_path: Path) -> None:
+    cam = SimulatedCamera(size=(640, 480), background="dark", seed=7)
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for i, img in enumerate(cam.shoe_pass("8C", steps=6, empty=2)):
+        cv2.imwrite(str(folder / f"{i:03d}.png"), img)
+    res = runner.invoke(
+        app, ["vision", "watch", "--source", str(folder), "--mode", "shoe", "--confirm", "2", "--json"]
+    )
+    assert res.exit_code == 0, res.output
+    events = [json.loads(line) for line in res.stdout.splitlines()]
+    assert [(e["event"], e["card"]) for e in events] == [("new", "8C")]
+
+
+@pytest.mark.slow
+def test_bench_vision_json() -> None:
+    res = runner.invoke(app, ["bench", "vision", "--repeat", "1", "--json"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert out["shoe_frame_640x480"]["mean_ms"] > 0
+    assert out["table_cards_found"] == [12, 12]

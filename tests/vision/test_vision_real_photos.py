@@ -1,0 +1,42 @@
+"""Measured on the real dev photos in ../shared/vision/dev (skipped when absent).
+
+The full single_webcam run (1,040 photos) is marked slow; the default run samples it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from vision import Recognizer
+from vision.evaluate import evaluate
+
+pytestmark = pytest.mark.shared
+
+
+def test_dark_table_scenes_all_36_cards(dev_photos: Path, table_recognizer: Recognizer) -> None:
+    rep = evaluate(dev_photos / "table_dark", table_recognizer)
+    assert (rep.true_pos, rep.false_pos, rep.false_neg) == (36, 0, 0), rep.misses
+
+
+def test_single_webcam_sample(dev_photos: Path, shoe_recognizer: Recognizer) -> None:
+    root = dev_photos / "single_webcam"
+    wrong = Counter()
+    n = 0
+    for d in sorted(root.iterdir()):
+        for f in sorted(d.iterdir())[::7]:
+            from vision import read_image
+
+            found = shoe_recognizer.recognize(read_image(f))
+            n += 1
+            if not found or found[0].card != d.name:
+                wrong[(d.name, found[0].card if found else None)] += 1
+    assert sum(wrong.values()) <= 0.01 * n, wrong
+
+
+@pytest.mark.slow
+def test_single_webcam_full(dev_photos: Path, shoe_recognizer: Recognizer) -> None:
+    rep = evaluate(dev_photos / "single_webcam", shoe_recognizer)
+    assert rep.correct / rep.frames >= 0.995, rep.confusions.most_common(10)

@@ -1,0 +1,92 @@
+"""Recognition on the project's own rendered frames (SimulatedCamera): layouts, look-alikes, backs."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from vision import Recognizer, SimulatedCamera
+from vision.simcam import Placement
+
+
+def _codes(rec: Recognizer, image: np.ndarray) -> Counter[str]:
+    return Counter(s.card for s in rec.recognize(image))
+
+
+@pytest.mark.parametrize("background", ["felt", "wood", "dark", "grey"])
+def test_a_row_of_cards_is_read_on_every_background(table_recognizer: Recognizer, background: str) -> None:
+    codes = ["AS", "10H", "QD", "7C", "KS", "3D"]
+    shot = SimulatedCamera(size=(1280, 720), background=background, seed=5).frame_for(codes, "row")
+    assert _codes(table_recognizer, shot.image) == Counter(codes)
+
+
+@pytest.mark.parametrize(
+    "pair",
+    [
+        ("6S", "9S"),
+        ("6H", "9H"),
+        ("QC", "9C"),
+        ("4D", "6D"),
+        ("7H", "9H"),
+        ("AC", "4C"),
+        ("AH", "AD"),
+        ("5S", "5C"),
+    ],
+)
+def test_look_alikes_are_told_apart_at_any_rotation(
+    table_recognizer: Recognizer, pair: tuple[str, str]
+) -> None:
+    cam = SimulatedCamera(size=(1280, 720), background="felt", seed=9, card_width=150)
+    placements = []
+    for i, angle in enumerate((0, 90, 180, 270)):
+        for j, code in enumerate(pair):
+            placements.append(Placement(code, (160 + 300 * i, 190 + 340 * j), angle + 7.0 * j, 150))
+    shot = cam.render(placements)
+    assert _codes(table_recognizer, shot.image) == Counter(p.code for p in placements)
+
+
+def test_face_down_cards_are_reported_as_backs(table_recognizer: Recognizer) -> None:
+    shot = SimulatedCamera(background="dark", seed=2).frame_for(["BK", "JD", "BK"], "row")
+    assert _codes(table_recognizer, shot.image) == Counter({"BK": 2, "JD": 1})
+
+
+def test_scattered_cards_of_mixed_sizes_each_counted_once(table_recognizer: Recognizer) -> None:
+    codes = ["2C", "8H", "JS", "10D", "5H", "KC", "9D", "4S"]
+    shot = SimulatedCamera(size=(1920, 1080), background="wood", seed=4, card_width=190).frame_for(
+        codes, "scatter"
+    )
+    found = table_recognizer.recognize(shot.image)
+    assert Counter(s.card for s in found) == Counter(codes)
+    for s in found:  # outline lies on the card it names
+        p = next(p for p in shot.placements if p.code == s.card)
+        assert np.linalg.norm(np.array(s.centre) - np.array(p.centre)) < 0.25 * p.width
+        assert s.index_corner is not None
+
+
+def test_overlapping_two_card_hands_read_from_the_visible_corners(table_recognizer: Recognizer) -> None:
+    codes = ["AS", "KH", "9C", "6D"]
+    shot = SimulatedCamera(size=(1280, 720), background="felt", seed=1, card_width=150).frame_for(
+        codes, "hand"
+    )
+    assert _codes(table_recognizer, shot.image) == Counter(codes)
+
+
+def test_shoe_mode_reports_the_one_card_in_the_window(shoe_recognizer: Recognizer) -> None:
+    cam = SimulatedCamera(size=(640, 480), background="dark", seed=3)
+    for code in ("QS", "9H", "10C"):
+        shot = cam.frame_for([code], "shoe")
+        found = shoe_recognizer.recognize(shot.image)
+        assert [s.card for s in found] == [code]
+
+
+def test_an_empty_table_gives_no_sightings(table_recognizer: Recognizer) -> None:
+    assert table_recognizer.recognize(SimulatedCamera(seed=8).render([]).image) == []
+
+
+def test_bad_input_is_rejected_clearly(table_recognizer: Recognizer) -> None:
+    with pytest.raises(ValueError, match="BGR image"):
+        table_recognizer.recognize(np.zeros((10, 10), np.uint8))
+    with pytest.raises(ValueError, match="mode"):
+        Recognizer("floor")  # type: ignore[arg-type]
