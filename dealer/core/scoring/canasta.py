@@ -118,7 +118,7 @@ class Canasta(ScoreGame):
     entry_kinds: ClassVar[dict[str, str]] = {
         "hand": "{sides: {side: {melds: ['7H 7D 7S', ...] or meld_points + natural/mixed counts, "
                 "red_threes: n, in_hand: cards or hand_points, went_out?, concealed?}}}",
-        "first-meld": "{side, melds: [...], pile_top?: card} — check a first meld against the minimum count",
+        "first-meld": "{side, melds: [...], pile_top?: card} — check a first meld against the minimum",
     }
 
     def state_json(self) -> dict[str, Any]:

@@ -39,8 +39,8 @@ class EuchreRules:
     laps: bool = rule(False, "railroad: points beyond game carry into the next game", section="C5 railroad")
     slam: bool = rule(False, "railroad: winning before the opponents score counts 2 games",
                       section="C5 railroad")
-    rubber_points: bool = rule(True, "game value in rubber points: 3 if the losers had 0 or less, 2 if 1–2, "
-                               "1 if 3 or more", section="C5 rubbers")
+    rubber_points: bool = rule(True, "game value in rubber points: 3 if the losers had 0 or less, "
+                               "2 if 1–2, 1 if 3 or more", section="C5 rubbers")
 
 
 class Euchre(ScoreGame):

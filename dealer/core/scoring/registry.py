@@ -17,6 +17,13 @@ _MODULES: dict[str, tuple[str, ...]] = {
                "CincinnatiEuchre"),
     "five_hundred": ("FiveHundred",),
     "canasta": ("Canasta",),
+    "pots": ("Loo", "Preference", "SpoilFive"),
+    "settlements": ("Napoleon", "SoloWhist"),
+    "forty_five": ("FortyFive", "AuctionFortyFives"),
+    "all_fours": ("AuctionPitch", "Cinch", "SevenUp", "CaliforniaJack"),
+    "trex": ("Trex",),
+    "standings": ("Durak", "President"),
+    "tripoli": ("Tripoli",),
 }
 
 

@@ -1,0 +1,229 @@
+"""The All Fours family (RULES C11 Auction Pitch, C12 Cinch, C13 Seven-Up, C14 California Jack): the
+points High, Low, Jack and Game (and Cinch's pedros), counted in the rules' order so the first to
+reach the target wins the moment he reaches it.
+
+>>> from dealer.core.cards import parse_cards
+>>> game_points(parse_cards("10H AS KD QC JH 9S"))  # ten 10, ace 4, king 3, queen 2, jack 1
+20
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from dealer.core.cards import Card, Rank
+from dealer.core.scoring.base import Data, GameResult, Item, Scored, ScoreGame, rule
+
+__all__ = ["AuctionPitch", "CaliforniaJack", "Cinch", "SevenUp", "game_points"]
+
+GAME_VALUES = {Rank.TEN: 10, Rank.ACE: 4, Rank.KING: 3, Rank.QUEEN: 2, Rank.JACK: 1}
+
+
+def game_points(cards: Sequence[Card]) -> int:
+    """Card points for the Game point: ten 10, ace 4, king 3, queen 2, jack 1 (RULES C11, C13, C14)."""
+    return sum(GAME_VALUES.get(c.rank, 0) for c in cards if c.rank is not None)
+
+
+def _game_winner(data: Data, key: str = "game", *, tie_to: str | None = None) -> str | None:
+    """Who takes Game: named directly, or counted from ``game_cards`` (a tie: nobody, or ``tie_to``)."""
+    if data.has("game_cards"):
+        raw = data._get("game_cards", None)
+        if not isinstance(raw, dict):
+            raise data.error("'game_cards' maps each player to the cards he took in tricks")
+        counts = {}
+        for k, v in raw.items():
+            cards = Data({"c": v}, data.game, data.where).cards("c")
+            counts[data.game.side_of(k, data.where)] = game_points(cards)
+        best = max(counts.values())
+        top = [s for s, v in counts.items() if v == best]
+        data._get(key, None)
+        return top[0] if len(top) == 1 else tie_to
+    data._get("game_cards", None)
+    return data.optional_side(key)
+
+
+class PointsGame(ScoreGame):
+    ends_mid_entry: ClassVar[bool] = True
+
+    @property
+    def target(self) -> int:
+        return int(self.rules.target)
+
+    def check_end(self) -> GameResult | None:
+        for side, total in self.totals.items():
+            if total >= self.target:
+                return GameResult((side,), 1, f"first to {self.target}", self.others(side))
+        return None
+
+
+@dataclass(frozen=True)
+class PitchRules:
+    variant: str = rule("auction", "'auction' (seed), 'smudge' (any player taking all 4 points wins at once) "
+                        "or 'joker' (53 cards, a Joker point, game 10)",
+                        choices=("auction", "smudge", "joker"), section="C11")
+    target: int = rule(7, "game (10 with the joker variant)", section="C11")
+    smudge_in_hole: bool = rule(True, "a smudger in the hole just scores the 4 (seed)", section="C11")
+
+
+class AuctionPitch(PointsGame):
+    """Auction Pitch: everyone scores what he made; the pitcher only if he made his bid, else he is set
+    back; the pitcher's points count first, then High, Low, Jack (Joker), Game."""
+
+    name: ClassVar[str] = "auction-pitch"
+    title: ClassVar[str] = "Auction Pitch"
+    section: ClassVar[str] = "C11"
+    rules_class: ClassVar[type[Any]] = PitchRules
+    side_count: ClassVar[tuple[int, int]] = (2, 7)
+    entry_kinds: ClassVar[dict[str, str]] = {
+        "hand": "{pitcher, bid: 2-4, high, low, jack?, joker?, game? or game_cards: {player: cards won}} — "
+                "each point names who won it (absent: nobody)",
+    }
+
+    def setup(self) -> None:
+        self.smudged: str | None = None
+
+    @property
+    def target(self) -> int:
+        if self.rules.variant == "joker" and self.rules.target == 7:
+            return 10  # RULES C11: the joker game is to 10
+        return int(self.rules.target)
+
+    def entry_hand(self, data: Data) -> Scored:
+        pitcher = data.side("pitcher")
+        bid = data.num("bid", lo=2, hi=5 if self.rules.variant == "joker" else 4)
+        names = ["high", "low", "jack"] + (["joker"] if self.rules.variant == "joker" else [])
+        won = {n: data.optional_side(n) for n in names}
+        won["game"] = _game_winner(data)
+        if won["high"] is None or won["low"] is None:
+            raise data.error("High and Low are always in play: say who won them")
+        self.hands += 1
+        made = sum(1 for who in won.values() if who == pitcher)
+        items: list[Item] = []
+        if made >= bid:
+            items += [Item(pitcher, point, 1) for point, who in won.items() if who == pitcher]
+        else:
+            items.append(Item(pitcher, f"set back (bid {bid}, made {made})", -bid))
+        items += [Item(who, point, 1) for point, who in won.items() if who is not None and who != pitcher]
+        all_four = [who for who in self.names if sum(1 for w in won.values() if w == who) == len(won)]
+        if all_four:
+            who = all_four[0]
+            smudge = self.rules.variant == "smudge" or (bid == 4 and who == pitcher)
+            if smudge and (self.totals[who] >= 0 or not self.rules.smudge_in_hole):
+                self.smudged = who
+        return Scored(tuple(items), ("smudge",) if self.smudged else ())
+
+    def check_end(self) -> GameResult | None:
+        if self.smudged:
+            return GameResult((self.smudged,), 1, "smudge", self.others(self.smudged))
+        return super().check_end()
+
+    def state_json(self) -> dict[str, Any]:
+        if self.result is None or not self.result.winners:
+            return {}
+        winner = self.result.winners[0]
+        pay = {p: (1 if self.totals[p] >= 1 else 2) for p in self.others(winner)}
+        return {"settlement": {"winner": winner, "chips_from_each": pay}}  # RULES C11 settlement
+
+
+@dataclass(frozen=True)
+class CinchRules:
+    target: int = rule(51, "game", section="C12")
+
+
+class Cinch(ScoreGame):
+    """Cinch (Double Pedro): 14 points a deal; if the bidders make it, the side with more scores the
+    difference; if not, the opponents score 14 plus the shortfall (seed example: bid 8, made 7 → 15)."""
+
+    name: ClassVar[str] = "cinch"
+    title: ClassVar[str] = "Cinch (Double Pedro)"
+    section: ClassVar[str] = "C12"
+    rules_class: ClassVar[type[Any]] = CinchRules
+    side_count: ClassVar[tuple[int, int]] = (2, 2)
+    partnership_sizes: ClassVar[tuple[int, ...]] = (1, 2)
+    entry_kinds: ClassVar[dict[str, str]] = {
+        "hand": "{bidder: side or player, bid: 1-14, points: {side: points} (14 in all) or high/low/jack/"
+                "game/right_pedro/left_pedro: the side that won each}",
+    }
+    CARDS: ClassVar[dict[str, int]] = {"high": 1, "low": 1, "jack": 1, "game": 1, "right_pedro": 5,
+                                       "left_pedro": 5}
+
+    def entry_hand(self, data: Data) -> Scored:
+        bidder = data.side("bidder")
+        bid = data.num("bid", lo=1, hi=14)
+        if data.has("points"):
+            points = data.per_side("points", lo=0, hi=14)
+        else:
+            points = {s: 0 for s in self.names}
+            for card, value in self.CARDS.items():
+                points[data.side(card)] += value
+        if sum(points.values()) != 14:
+            raise data.error(f"the points in play add up to 14, got {sum(points.values())}")
+        other = self.others(bidder)[0]
+        self.hands += 1
+        if points[bidder] >= bid:
+            diff = points[bidder] - points[other]
+            if diff == 0:
+                return Scored(notes=("equal counts: nobody scores",))
+            winner = bidder if diff > 0 else other
+            return Scored((Item(winner, "difference", abs(diff)),))
+        return Scored((Item(other, f"bidders set ({points[bidder]} of {bid})", 14 + bid - points[bidder]),))
+
+    def check_end(self) -> GameResult | None:
+        return self.final_result() if any(v >= self.rules.target for v in self.totals.values()) else None
+
+
+@dataclass(frozen=True)
+class SevenUpRules:
+    target: int = rule(7, "game: 7, or 10 as some play", choices=(7, 10), section="C13")
+
+
+class SevenUp(PointsGame):
+    """Seven-Up: turned jack (dealer) and gift (beggar) first, then High, Low, Jack, Game in that order."""
+
+    name: ClassVar[str] = "seven-up"
+    title: ClassVar[str] = "Seven-Up (All Fours)"
+    section: ClassVar[str] = "C13"
+    rules_class: ClassVar[type[Any]] = SevenUpRules
+    side_count: ClassVar[tuple[int, int]] = (2, 3)
+    partnership_sizes: ClassVar[tuple[int, ...]] = (1, 2)
+    entry_kinds: ClassVar[dict[str, str]] = {
+        "hand": "{dealer, turned_jacks?: n, gift?: the beggar, high, low, jack?, game? or game_cards}",
+    }
+
+    def entry_hand(self, data: Data) -> Scored:
+        dealer = data.side("dealer")
+        items = [Item(dealer, "turned jack", 1)] * data.num("turned_jacks", 0, lo=0, hi=4)
+        gift = data.optional_side("gift")
+        if gift is not None:
+            items.append(Item(gift, "gift", 1))
+        tie_to = self.others(dealer)[0] if len(self.sides) == 2 else None  # RULES C13: non-dealer in 2-hand
+        won = {"high": data.optional_side("high"), "low": data.optional_side("low"),
+               "jack": data.optional_side("jack"), "game": _game_winner(data, tie_to=tie_to)}
+        self.hands += 1
+        items += [Item(who, point, 1) for point, who in won.items() if who is not None]
+        return Scored(tuple(items))
+
+
+@dataclass(frozen=True)
+class CaliforniaJackRules:
+    target: int = rule(10, "game", section="C14")
+
+
+class CaliforniaJack(PointsGame):
+    """California Jack and Shasta Sam: High, Low, Jack, Game (counted in that order), game 10."""
+
+    name: ClassVar[str] = "california-jack"
+    title: ClassVar[str] = "California Jack / Shasta Sam"
+    section: ClassVar[str] = "C14"
+    rules_class: ClassVar[type[Any]] = CaliforniaJackRules
+    side_count: ClassVar[tuple[int, int]] = (2, 2)
+    entry_kinds: ClassVar[dict[str, str]] = {
+        "hand": "{high, low, jack, game? or game_cards} — who won each"}
+
+    def entry_hand(self, data: Data) -> Scored:
+        won = {"high": data.side("high"), "low": data.side("low"), "jack": data.side("jack"),
+               "game": _game_winner(data)}
+        self.hands += 1
+        return Scored(tuple(Item(who, point, 1) for point, who in won.items() if who is not None))
