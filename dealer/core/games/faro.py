@@ -30,6 +30,7 @@ A stacked deal, live mode (the dealer reports each card):
 
 from __future__ import annotations
 
+import copy
 import enum
 from collections import Counter
 from dataclasses import dataclass, field
@@ -37,15 +38,17 @@ from fractions import Fraction
 from typing import Any, ClassVar
 
 from dealer.core.cards import Card, Rank
-from dealer.core.errors import IllegalOperation
+from dealer.core.errors import IllegalOperation, MoneyError
 from dealer.core.games.base import Prompt, Step
+from dealer.core.ledger import Ledger
 from dealer.core.money import EVEN, Ratio, Rounding, pay
 from dealer.core.operations import Operation, ensure, register_operation
 from dealer.core.table_state import TableState
 
 __all__ = [
     "CallTheTurn", "Casekeeper", "FaroCard", "FaroGame", "FaroRules", "FaroVariant", "MoveBet",
-    "NewFaroDeal", "NewFaroGame", "PlaceBet", "Role", "SettleTurn", "UndoCard", "WithdrawBet",
+    "NewFaroDeal", "NewFaroGame", "PlaceBet", "Role", "SettleTurn", "TransferPlan", "UndoCard",
+    "WithdrawBet",
     "parse_rank",
 ]
 
@@ -434,8 +437,19 @@ class FaroGame:
         return _can(self.verify_settle)
 
     def settle(self, table: TableState) -> None:
-        """Pay and collect every bet the turn decided; RULES A5 / A6."""
+        """Pay and collect every bet the turn decided; RULES A5 / A6.
+
+        The settlement is planned on a copy first, so a bank that cannot pay (an auctioned bank
+        is a player's account) raises before any chip moves.
+        """
         self.verify_settle()
+        trial = copy.deepcopy(self)
+        plan = TransferPlan()
+        trial._settle(plan)
+        plan.execute(table.ledger)
+        self.__dict__.update(trial.__dict__)
+
+    def _settle(self, table: Any) -> None:
         by_role = {e.role: e.card for e in self.turn}
         loser, winner = by_role[Role.LOSER], by_role[Role.WINNER]
         assert loser.rank is not None and winner.rank is not None
@@ -465,7 +479,7 @@ class FaroGame:
             "results": results})
         self.turn = []
 
-    def _flat(self, table: TableState, seat: str, rank: Rank, coppered: bool, stake: int,
+    def _flat(self, table: Any, seat: str, rank: Rank, coppered: bool, stake: int,
               won: bool) -> dict[str, Any]:
         spot = _spot(rank, coppered)
         if won:
@@ -477,7 +491,7 @@ class FaroGame:
         table.ledger.transfer(LAYOUT, self.rules.bank, stake, f"faro {spot} lost")
         return {"seat": seat, "bet": spot, "stake": stake, "result": "lost", "net": -stake}
 
-    def _split(self, table: TableState, seat: str, rank: Rank, coppered: bool,
+    def _split(self, table: Any, seat: str, rank: Rank, coppered: bool,
                stake: int) -> dict[str, Any]:
         spot = _spot(rank, coppered)
         take = pay(stake, self.rules.split_take, self.rules.split_rounding)
@@ -486,7 +500,7 @@ class FaroGame:
         table.ledger.transfer(LAYOUT, seat, stake - take.amount, f"faro split on {rank.code}: rest back")
         return {"seat": seat, "bet": spot, "stake": stake, "result": "split", "net": -take.amount}
 
-    def _settle_calls(self, table: TableState) -> list[dict[str, Any]]:
+    def _settle_calls(self, table: Any) -> list[dict[str, Any]]:
         order = tuple(e.card.rank for e in self.turn)
         out: list[dict[str, Any]] = []
         for (seat, called), stake in sorted(self.calls.items(), key=lambda kv: (kv[0][0], kv[0][1])):
@@ -580,6 +594,39 @@ class FaroGame:
             "rounding_to_house": str(self.remainders),
             "prompt": self.prompt().to_json(),
         }
+
+
+@dataclass
+class TransferPlan:
+    """Transfers decided by a settlement, checked as a whole before any chip moves.
+
+    It looks like a table (``plan.ledger.transfer(...)``) to the settling code. Money owed to the
+    bank is moved before the bank pays, so only a bank short of its net payout is refused.
+    """
+
+    transfers: list[tuple[str, str, int, str]] = field(default_factory=list)
+
+    @property
+    def ledger(self) -> TransferPlan:
+        return self
+
+    def transfer(self, source: str, target: str, amount: int, reason: str) -> None:
+        self.transfers.append((source, target, amount, reason))
+
+    def execute(self, ledger: Ledger) -> None:
+        net: Counter[str] = Counter()
+        for source, target, amount, _ in self.transfers:
+            net[source] -= amount
+            net[target] += amount
+        for account, change in sorted(net.items()):
+            if account not in ledger.allow_negative and ledger.balance(account) + change < 0:
+                raise MoneyError(f"{account} has {ledger.balance(account)} chips and cannot cover "
+                                 f"{-change} owed in this settlement")
+        payers = {source for source, _, _, _ in self.transfers}
+        receivers = {target for _, target, _, _ in self.transfers}
+        both = payers & receivers  # the bank: collect first, then pay
+        for source, target, amount, reason in sorted(self.transfers, key=lambda t: t[0] in both):
+            ledger.transfer(source, target, amount, reason)
 
 
 def _can(verify: Any, *args: Any) -> bool:

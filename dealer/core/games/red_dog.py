@@ -27,6 +27,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -35,6 +36,7 @@ from typing import Any, ClassVar
 from dealer.core.analysis.red_dog_analysis import should_raise
 from dealer.core.cards import Card, Rank
 from dealer.core.games.base import Prompt, Step
+from dealer.core.games.faro import TransferPlan
 from dealer.core.money import Ratio, pay
 from dealer.core.operations import Operation, ensure, register_operation
 from dealer.core.table_state import TableState
@@ -168,6 +170,13 @@ class RedDog:
 
     def settle(self, table: TableState) -> None:
         ensure(self.complete, "red dog: the hand is not decided yet")
+        trial = copy.deepcopy(self)  # plan on a copy: a short bank raises before any chip moves
+        plan = TransferPlan()
+        trial._settle(plan)
+        plan.execute(table.ledger)
+        self.__dict__.update(trial.__dict__)
+
+    def _settle(self, table: Any) -> None:
         spread = self.spread
         results = []
         bank = self.rules.bank

@@ -25,6 +25,7 @@ except 31–31, where the house takes half of every bet unless the bet was insur
 
 from __future__ import annotations
 
+import copy
 import enum
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -33,6 +34,7 @@ from typing import Any, ClassVar
 from dealer.core.cards import Card
 from dealer.core.errors import IllegalOperation
 from dealer.core.games.base import Prompt, Step
+from dealer.core.games.faro import TransferPlan
 from dealer.core.money import EVEN, Ratio, Rounding, pay
 from dealer.core.operations import Operation, ensure, register_operation
 from dealer.core.table_state import TableState
@@ -208,6 +210,13 @@ class TrenteEtQuarante:
 
     def settle(self, table: TableState) -> None:
         self.verify_settle()
+        trial = copy.deepcopy(self)  # plan on a copy: a short bank raises before any chip moves
+        plan = TransferPlan()
+        trial._settle(plan)
+        plan.execute(table.ledger)
+        self.__dict__.update(trial.__dict__)
+
+    def _settle(self, table: Any) -> None:
         result = self.outcome()
         winners = {result["winner"], result["colour_winner"]}
         settled = []

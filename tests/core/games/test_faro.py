@@ -505,3 +505,19 @@ def test_replay_through_the_sqlite_event_log(tmp_path: Path) -> None:
             store.append(op)
         rebuilt = store_mod.rebuild_state(store)
     assert rebuilt.to_json() == t.table.to_json()
+
+
+def test_an_auctioned_bank_pays_from_its_stake_and_cannot_go_below_zero() -> None:
+    # RULES A5: the bank is usually auctioned: a player's stake is the bank
+    t = Recorder(bank="banker")
+    t.do(TransferChips("cage", "banker", 10, "bank stake"))
+    t.do(PlaceBet("seat-1", "4", 20))
+    t.do(PlaceBet("seat-2", "3", 15))
+    t.cards("KS 3H 4C")  # collects 15 from seat-2 first, then pays 20 to seat-1
+    assert t.balance("banker") == 5 and t.balance("seat-1") == 120
+    t.do(PlaceBet("seat-1", "6", 20))
+    t.cards("2C 6H", settle=False)
+    before = t.table.to_json()
+    with pytest.raises(MoneyError, match="banker has 5 chips and cannot cover 20"):
+        t.table.apply(SettleTurn())
+    assert t.table.to_json() == before
