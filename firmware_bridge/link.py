@@ -156,6 +156,7 @@ class Link:
         self._closed = False
         self._last_exchange = 0.0
         self._missed = 0
+        self._sends_in_last_wait = 0
         self._outbox: queue.Queue[DeviceEvent | None] = queue.Queue()
         self._port = open_port(url, baudrate=baudrate)
         self._threads = [threading.Thread(target=self._read_loop, name="fb-reader", daemon=True),
@@ -188,15 +189,23 @@ class Link:
             seq = self._next_seq()
             boot = self.info.boot_id if self.info else None
             wire = encode_frame(Frame(type=spec.type, seq=seq, payload=payload))
+            sends = 0
             for round_no in range(self.rehandshakes + 1):
                 reply = self._send_and_wait(wire, seq, spec.reply_type)
+                sends += self._sends_in_last_wait
                 if reply is not None and not _needs_hello(reply):
                     return reply
                 if reply is not None:
-                    # the device rebooted and refused the command unexecuted: greet it, then resend
+                    # The device rebooted and refused this send unexecuted. If it was the only send, the
+                    # command never ran: greet the device and resend. If an earlier send may have run
+                    # before the reboot, the outcome is unknown and must not be guessed.
                     self._handshaken = False
                     self._handshake(new_session=False, deadline=deadline)
+                    if sends > 1:
+                        raise CommandInterrupted(f"device reset while {name} (seq {seq}) was in flight; "
+                                                 "its outcome is unknown")
                     boot = self.info.boot_id if self.info else None
+                    sends = 0
                     continue
                 if round_no == self.rehandshakes:
                     break
@@ -251,6 +260,7 @@ class Link:
         return self._seq
 
     def _send_and_wait(self, wire: bytes, seq: int, reply_type: int) -> dict[str, Any] | None:
+        self._sends_in_last_wait = 0
         for attempt in range(self.retries + 1):
             if attempt:
                 self.stats.retries += 1
@@ -259,6 +269,7 @@ class Link:
             with self._state:
                 self._waiting_seq, self._reply = seq, None
             self.stats.sends += 1
+            self._sends_in_last_wait += 1
             if not self._write(wire):
                 continue
             deadline = time.monotonic() + self.reply_timeout

@@ -176,3 +176,34 @@ def test_c_header_has_every_message() -> None:
     header = c_header()
     for type_, name, _, _ in TABLE:
         assert f"#define FB_MSG_{name} 0x{type_:02X}" in header
+
+
+def test_reset_with_a_command_in_flight_is_reported_not_guessed() -> None:
+    from firmware_bridge import CommandInterrupted, DeviceReset
+
+    with MemorySimulator("shoe", decks=1, seed=9) as sim, \
+            Shoe(sim.url, heartbeat=None, reply_timeout=0.3) as shoe, shoe.subscribe() as events:
+        sim.inject("drop")  # DEAL runs, its reply is lost ...
+        timer = threading.Timer(0.1, sim.reset)  # ... and the device reboots before the retry
+        timer.start()
+        with pytest.raises(CommandInterrupted, match="outcome is unknown"):
+            shoe.deal()
+        timer.join()
+        time.sleep(0.05)
+        assert any(isinstance(e, DeviceReset) for e in events.drain())
+        assert sim.stats()["device"]["executed"]["DEAL"] == 1  # run once before the reboot, never again
+        assert shoe.deal().event_no == 1
+
+
+def test_empty_shoe_is_reported_and_refuses_deals() -> None:
+    from firmware_bridge import ShoeEmpty
+
+    with MemorySimulator("shoe", decks=1, seed=10) as sim, Shoe(sim.url, heartbeat=None) as shoe, \
+            shoe.subscribe() as events:
+        shoe.deal()
+        sim.empty()
+        with pytest.raises(ShoeEmptyError):
+            shoe.deal()
+        time.sleep(0.05)
+        assert any(isinstance(e, ShoeEmpty) for e in events.drain())
+        assert "empty" in shoe.status().flags
