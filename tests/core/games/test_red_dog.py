@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -302,3 +304,19 @@ def test_beats_picks_a_higher_card_of_the_suit() -> None:
 
 def test_pool_games_are_games() -> None:
     assert isinstance(Pool().game, Game) and isinstance(Casino().game, Game)
+
+
+def test_pool_and_red_dog_replay_from_the_sqlite_log(tmp_path: Path) -> None:
+    store_mod = pytest.importorskip("dealer.store")
+    t = Pool()
+    t.deal({s: "BK BK BK BK BK" for s in PLAYERS})
+    t.do(PoolBet("ann", 1))
+    t.do(PoolCard(Card.parse("QH")))
+    t.do(PoolShow("ann", parse_cards("KH 2C 3D 4S 5H")))
+    t.do(t.game.auto_operation())  # type: ignore[arg-type]
+    casino = simulate(7, 10)
+    for log, state in ((t.log, t.state), (casino.log, casino.state)):
+        with store_mod.EventStore.open(tmp_path / f"{len(log)}.db") as store:
+            for op in log:
+                store.append(op)
+            assert store_mod.rebuild_state(store).to_json() == state.to_json()
