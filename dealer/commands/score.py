@@ -14,7 +14,7 @@ from dealer.commands.output import console, fail, print_json
 from dealer.core.cards import parse_cards
 from dealer.core.errors import DealerError
 from dealer.core.operations import Operation
-from dealer.core.scoring import cribbage, pinochle
+from dealer.core.scoring import canasta, cribbage, pinochle
 from dealer.core.scoring.operations import (
     CorrectEntry,
     EndScoredGame,
@@ -132,6 +132,26 @@ def pinochle_meld(
     value = {"trump": suit.value, "melds": [m.to_json() for m in melds], "total": sum(m.value for m in melds)}
     lines = [f"{m.cls} {m.name:16} {' '.join(c.code for c in m.cards):16} {m.value}" for m in melds]
     _show(value, json_output, "\n".join([*lines, f"total {value['total']}"]))
+
+
+@app.command("canasta-meld")
+def canasta_meld(
+    melds: list[str] = typer.Argument(..., help="One or more melds, each quoted: '7H 7D 7S 2C'."),
+    score: int = typer.Option(0, "--score", help="The side's score at the start of the deal."),
+    going_out: bool = typer.Option(False, "--going-out", help="Melding while going out (black threes)."),
+    json_output: bool = _JSON,
+) -> None:
+    """Count canasta melds and check a first meld against the minimum for the score (RULES C2)."""
+    try:
+        counted = [canasta.check_meld(_cards(m, "meld"), going_out=going_out) for m in melds]
+    except DealerError as exc:
+        fail(str(exc))
+    total = sum(m.points for m in counted)
+    need = canasta.minimum_first_meld(score)
+    value = {"melds": [m.to_json() for m in counted], "count": total, "minimum_first_meld": need,
+             "meets_minimum": total >= need}
+    lines = [f"{' '.join(c.code for c in m.cards):28} {m.points:4} {m.canasta or ''}" for m in counted]
+    _show(value, json_output, "\n".join([*lines, f"count {total}; first-meld minimum at {score}: {need}"]))
 
 
 # -- scorebooks in an event log ---------------------------------------------------------------------

@@ -63,3 +63,10 @@ def test_scorebook_in_an_event_log(tmp_path: Path) -> None:
     assert shown["audit"][-1]["action"] == "correct" and shown["audit"][-1]["reason"] == "miscount"
     code, _ = run("score", "enter", "peg", '{"player": "zed", "points": 5}', "--db", db)
     assert code != 0
+
+
+# RULES C2: meld count and the (standard) minimum first meld by score
+def test_canasta_meld_json() -> None:
+    code, out = run("score", "canasta-meld", "KH KD KS", "AH AD 2C", "--score", "1600", "--json")
+    value = json.loads(out)
+    assert code == 0 and value["count"] == 90 and value["minimum_first_meld"] == 90 and value["meets_minimum"]
