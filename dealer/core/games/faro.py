@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar
 
+from dealer.core.analysis.faro_analysis import flat_bet
 from dealer.core.cards import Card, Rank
 from dealer.core.errors import IllegalOperation, MoneyError
 from dealer.core.games.base import Prompt, Step
@@ -563,6 +564,23 @@ class FaroGame:
             return NewFaroDeal()
         return None
 
+    def layout_edges(self) -> dict[str, float]:
+        """House edge now, per rank still live, for a flat bet left until it is settled."""
+        if not self.betting_open:
+            return {}
+        take = self.rules.split_take.fraction
+        edges: dict[str, float] = {}
+        for rank, k in self.casekeeper.remaining().items():
+            if not k:
+                continue
+            try:
+                bet = flat_bet(k, self.box_left, hock=self.rules.hock,
+                               soda_due=self.rules.soda and self.box_left == DECK)
+            except ValueError:  # the counts do not add up (integrity fault): no figure
+                return {}
+            edges[rank.code] = round(float(bet.edge(self.rules.flat_payout, take)), 6)
+        return edges
+
     def to_json(self) -> dict[str, Any]:
         by_role: dict[Role, list[str]] = {role: [] for role in Role}
         for entry in self.entries:
@@ -589,6 +607,7 @@ class FaroGame:
             "calls": [{"seat": s, "order": [r.code for r in o], "amount": a}
                       for (s, o), a in sorted(self.calls.items())],
             "call_offered": self.call_offered(),
+            "layout_edges": self.layout_edges(),
             "history": self.history,
             "integrity": self.integrity,
             "rounding_to_house": str(self.remainders),

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import ast
 import itertools
 import json
 from collections import Counter
 from fractions import Fraction
 from functools import cache
+from pathlib import Path
 
 import pytest
+import typer
 from typer.testing import CliRunner
 
+from dealer.commands import analyze_banking
 from dealer.core.analysis import faro_analysis, red_dog_analysis, trente_et_quarante_analysis
 from dealer.core.analysis.trente_et_quarante_analysis import (
     refait_probability,
@@ -169,10 +173,23 @@ def test_red_dog_edge_matches_brute_force_over_every_three_card_deal() -> None:
 
 
 def cli(*args: str) -> tuple[int, str, str]:
-    from dealer.cli import app
+    """Run the commands as registered on a root app (only this module's, so others' work in
+    progress cannot break these tests)."""
+    app = typer.Typer()
 
+    @app.callback()
+    def _root() -> None:
+        """Root."""
+
+    analyze_banking.register(app)
     result = CliRunner().invoke(app, list(args))
     return result.exit_code, result.stdout, result.stderr
+
+
+def test_the_commands_are_registered_with_the_dealer_cli() -> None:
+    tree = ast.parse((Path(analyze_banking.__file__).parents[1] / "cli.py").read_text())
+    names = [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)]
+    assert "analyze_banking" in names
 
 
 def test_analyze_faro_json_is_machine_output_only() -> None:

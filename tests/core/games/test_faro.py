@@ -521,3 +521,15 @@ def test_an_auctioned_bank_pays_from_its_stake_and_cannot_go_below_zero() -> Non
     with pytest.raises(MoneyError, match="banker has 5 chips and cannot cover 20"):
         t.table.apply(SettleTurn())
     assert t.table.to_json() == before
+
+
+def test_layout_shows_the_edge_of_each_live_rank_for_the_display() -> None:
+    # RULES A5: the dealer's only advantage is the split; fewer cards of a rank left, fewer splits
+    t = Recorder()
+    t.cards("KS 3H 4C")
+    edges = t.game.to_json()["layout_edges"]
+    assert edges["3"] < edges["A"] and edges["3"] == edges["K"] and len(edges) == 13
+    t.cards("7S", settle=False)
+    assert t.game.to_json()["layout_edges"] == {}
+    stuss = Recorder("stuss")
+    assert stuss.game.to_json()["layout_edges"]["A"] == pytest.approx(2 * Recorder().game.layout_edges()["A"])

@@ -33,12 +33,12 @@ from dealer.core.table_state import LoadShoe, ShuffleShoe, TableState, TransferC
 
 
 class Casino:
-    def __init__(self, decks: int = 1, **rules: object) -> None:
+    def __init__(self, decks: int = 1, chips: int = 100, **rules: object) -> None:
         self.state = TableState()
         self.log: list[Operation] = []
         self.do(NewRedDog(decks=decks, **rules))  # type: ignore[arg-type]
         for seat in ("seat-1", "seat-2"):
-            self.do(TransferChips("cage", seat, 100, "buy-in"))
+            self.do(TransferChips("cage", seat, chips, "buy-in"))
 
     @property
     def game(self) -> RedDog:
@@ -136,7 +136,7 @@ def test_simulated_raise_follows_the_exact_odds() -> None:
 
 
 def simulate(seed: int, hands: int) -> Casino:
-    t = Casino(decks=2)
+    t = Casino(decks=2, chips=1000)  # 40 hands of at most 20 chips each cannot run out
     t.do(LoadShoe(decks=2))
     t.do(ShuffleShoe(seed=seed, cut_behind=0))
     rng = Rng.from_seed(seed)
@@ -165,7 +165,7 @@ def simulate(seed: int, hands: int) -> Casino:
 def test_simulated_red_dog_conserves_chips_and_replays(seed: int) -> None:
     t = simulate(seed, 40)
     assert t.state.ledger.total() == 0
-    assert t.balance("seat-1") + t.state.ledger.balance("house") == 100
+    assert t.balance("seat-1") + t.state.ledger.balance("house") == 1000
     replayed = TableState()
     for op in t.log:
         replayed.apply(operation_from_payload(op.kind, op.to_payload()))
