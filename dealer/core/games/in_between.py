@@ -36,7 +36,7 @@ from dealer.core.operations import Operation, ensure, register_operation
 from dealer.core.table_state import TableState
 
 __all__ = ["InBetween", "InBetweenBet", "InBetweenCard", "InBetweenRules", "InBetweenSettle",
-           "InBetweenShuffle", "NewInBetween"]
+           "InBetweenShuffle", "NewInBetween", "first_dealer"]
 
 GAME_KEY = "in-between"
 POT = "in-between-pot"
@@ -182,6 +182,21 @@ class InBetween:
                 "cards": [c.code for c in self.cards], "spread": self.kind_of_spread, "bet": self.bet,
                 "cards_left": DECK - self.cards_out, "history": self.history,
                 "prompt": self.prompt().to_json()}
+
+
+def first_dealer(draw: dict[str, Card]) -> str:
+    """RULES A12/A13: one card face up to each player; the highest (aces high) deals first.
+
+    >>> first_dealer({"ann": Card.parse("KS"), "bob": Card.parse("AD"), "cy": Card.parse("2H")})
+    'bob'
+    """
+    for card in draw.values():
+        ensure(card.rank is not None, f"the draw for the deal is face up; need the face, not {card.code}")
+    ensure(len(draw) >= 2, "the draw for the first deal needs at least two players")
+    best = max(_high(c) for c in draw.values())
+    top = sorted(seat for seat, c in draw.items() if _high(c) == best)
+    ensure(len(top) == 1, f"{' and '.join(top)} tie for the highest card; they draw again")
+    return top[0]
 
 
 def _ante(table: TableState, players: tuple[str, ...], reason: str) -> None:

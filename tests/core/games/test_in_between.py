@@ -16,6 +16,7 @@ from dealer.core.games.in_between import (
     InBetweenBet,
     InBetweenCard,
     NewInBetween,
+    first_dealer,
 )
 from dealer.core.operations import Operation, operation_from_payload
 from dealer.core.packs import standard_52
@@ -187,3 +188,22 @@ def test_in_between_is_a_game_and_refuses_unknown_cards() -> None:
     with pytest.raises(IllegalOperation, match="need the face"):
         t.do(InBetweenCard(Card.parse("BK")))
     assert len(standard_52()) == 52
+
+
+def test_the_highest_card_of_a_face_up_draw_deals_first() -> None:
+    # RULES A12/A13: the highest card in a face-up deal picks the first dealer (aces high)
+    assert first_dealer({"ann": Card.parse("KS"), "bob": Card.parse("AD")}) == "bob"
+    with pytest.raises(IllegalOperation, match="ann and bob tie"):
+        first_dealer({"ann": Card.parse("KS"), "bob": Card.parse("KD"), "cy": Card.parse("2C")})
+
+
+def test_docstring_examples_of_the_banking_games_run() -> None:
+    import doctest
+
+    from dealer.core.analysis import faro_analysis, red_dog_analysis, trente_et_quarante_analysis
+    from dealer.core.games import faro, in_between, red_dog, trente_et_quarante
+
+    for module in (faro, in_between, red_dog, trente_et_quarante, faro_analysis, red_dog_analysis,
+                   trente_et_quarante_analysis):
+        result = doctest.testmod(module)
+        assert result.failed == 0 and result.attempted > 0, module.__name__
