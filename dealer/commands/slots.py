@@ -365,3 +365,94 @@ def render_html(sheet: dict[str, Any]) -> str:
                 parts.append(f"<p>{b['coins']} coins: {e(note)}</p>")
     parts.append("</body></html>")
     return "\n".join(parts)
+
+
+BENCH_CYCLE = "7R - BAR - CH - BAR2 - 7B - BAR3 - W - BAR - CH - BAR2 - 7R - BAR - X2 - BAR3 - CH - BAR -"
+
+
+def bench_title() -> Title:
+    """A 3 x 64-stop title (no virtual weights) with wilds, multipliers and groups: the benchmark load."""
+    from dealer.core.slots.title import title_from_mapping
+
+    cycle = BENCH_CYCLE.split()
+    reels = [{"stops": " ".join((cycle * 3)[k : k + 64])} for k in (0, 2, 4)]
+    pays = [
+        ("W W W", 2000),
+        ("7R 7R 7R", 300),
+        ("7B 7B 7B", 150),
+        ("ANY7 ANY7 ANY7", 40),
+        ("BAR3 BAR3 BAR3", 80),
+        ("BAR2 BAR2 BAR2", 40),
+        ("BAR BAR BAR", 15),
+        ("ANYBAR ANYBAR ANYBAR", 4),
+        ("CH CH CH", 30),
+        ("CH CH *", 5),
+        ("CH * *", 2),
+        ("- - -", 1),
+    ]
+    return title_from_mapping(
+        {
+            "title": {"name": "Bench 64", "max_coins": 3},
+            "groups": {"ANY7": "7R 7B", "ANYBAR": "BAR BAR2 BAR3"},
+            "reels": reels,
+            "wilds": [{"symbol": "W"}, {"symbol": "X2", "multiplier": 2}],
+            "paytables": [
+                {"name": "P", "pays": [{"line": line, "pays": [p, 2 * p, 3 * p]} for line, p in pays]}
+            ],
+        }
+    )
+
+
+@app.command("bench")
+def bench(
+    repeat: Annotated[int, typer.Option(help="Timed repetitions (the best is reported).")] = 20,
+    as_json: JsonOpt = False,
+) -> None:
+    """Time the exact enumeration (3 x 64 stops), analysis of each title, engine spins and simulation."""
+    import time
+
+    from dealer.core.slots.evaluate import Evaluator
+
+    def best_of(fn: Any, n: int) -> float:
+        times = []
+        for _ in range(n):
+            t0 = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - t0)
+        return min(times)
+
+    title = bench_title()
+    ev = Evaluator(title)
+    results: dict[str, Any] = {
+        "enumerate_3x64_ms": 1000 * best_of(lambda: ev.enumerate(3), repeat),
+        "analyse_3x64_ms": 1000 * best_of(lambda: analyse(title, 3), repeat),
+        "combinations": 64**3,
+    }
+    stops = [(i % 64, (7 * i) % 64, (13 * i) % 64) for i in range(2000)]
+    t = best_of(lambda: [ev.window_pays(s, 3) for s in stops], 3)
+    results["engine_evaluate_us_per_spin"] = 1e6 * t / len(stops)
+    titles = {}
+    for slug in available_titles():
+        t_title = load_title(slug)
+        titles[slug] = 1000 * best_of(
+            lambda t_title=t_title: analyse(t_title, t_title.max_bet, denomination=t_title.denominations[-1]),
+            max(1, repeat // 4),
+        )
+    results["analyse_title_ms"] = titles
+    sim_title = load_title("its-good-to-be-bad")
+    games = 100_000
+    t = best_of(lambda: simulate(sim_title, 3, games, Rng.from_seed(1), denomination=100), 1)
+    results["simulate_games_per_s_its_good_to_be_bad"] = games / t
+    if as_json:
+        typer.echo(json.dumps(results, indent=2))
+        return
+    out.print(
+        f"exact enumeration 3 x 64 stops ({64**3:,} combinations): {results['enumerate_3x64_ms']:.1f} ms"
+    )
+    out.print(f"full analysis of the 3 x 64 title: {results['analyse_3x64_ms']:.1f} ms")
+    out.print(f"engine: {results['engine_evaluate_us_per_spin']:.0f} µs to evaluate one spin")
+    out.print(
+        f"simulation: {results['simulate_games_per_s_its_good_to_be_bad']:,.0f} games/s (It's Good to be Bad)"
+    )
+    for slug, ms in titles.items():
+        out.print(f"  analyse {slug:22s} {ms:8.1f} ms")
