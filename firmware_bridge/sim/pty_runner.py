@@ -96,7 +96,8 @@ def run(engine: Engine, *, link: str | None = None, control: bool = True, exit_o
                     written = os.write(port.master, piece)
                     del pending[:written]
                     if baud is not None:
-                        line_free_at = max(now, line_free_at) + written * 10 / baud
+                        # a late wake-up may catch up at most 10 ms of line time, like a UART's FIFO
+                        line_free_at = max(now - 0.01, line_free_at) + written * 10 / baud
                 except BlockingIOError:
                     pass
                 except OSError:
