@@ -7,7 +7,7 @@ from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request, WebSocket
 
-from dealer.store import Role
+from dealer.table import Role
 from dealer.table.host import TableHost
 
 

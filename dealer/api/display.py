@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from fastapi import APIRouter, HTTPException
-from fastapi.responses import FileResponse, RedirectResponse
+from fastapi.responses import FileResponse, RedirectResponse, Response
 
 STATIC = Path(__file__).with_name("static")
 router = APIRouter(include_in_schema=False)
@@ -14,6 +14,11 @@ router = APIRouter(include_in_schema=False)
 @router.get("/")
 async def index() -> RedirectResponse:
     return RedirectResponse("/display")
+
+
+@router.get("/favicon.ico")
+async def favicon() -> Response:
+    return Response(status_code=204)
 
 
 @router.get("/display")

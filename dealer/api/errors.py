@@ -14,7 +14,7 @@ from dealer.core.errors import (
     ShoeStateError,
     UnknownOperation,
 )
-from dealer.store import StoreError
+from dealer.table import StoreError
 
 _STATUS: list[tuple[type[BaseException], int]] = [
     (PermissionError, 403),

@@ -24,7 +24,7 @@ from dealer.api.models import (
     TokenIn,
     VoidIn,
 )
-from dealer.store import Record, Role
+from dealer.table import Record, Role
 from dealer.table.games import GAMES
 
 router = APIRouter()

@@ -36,8 +36,23 @@ class GameEntry:
         return self.actions(self._module(), option, prompt)
 
 
+def _seat_of(prompt: Prompt) -> int:
+    if not prompt.who or not prompt.who.startswith("seat-"):
+        raise IllegalOperation(f"the prompt names no seat ({prompt.who!r})")
+    return int(prompt.who.removeprefix("seat-"))
+
+
 def _blackjack_action(module: Any, option: str, prompt: Prompt) -> Operation:
-    op: Operation = module.Act(module.Action(option))
+    simple = {"deal": module.StartRound, "peek-clear": module.PeekClear}
+    if option in simple:
+        op: Operation = simple[option]()
+    elif option == "decline":
+        op = module.Insure(_seat_of(prompt), 0)
+    elif option in ("bet", "insure", "reveal"):
+        raise IllegalOperation(f"{option!r} needs an amount or a card: use the form (POST /api/operations or "
+                               "/api/cards)")
+    else:
+        op = module.Act(module.Action(option))
     return op
 
 

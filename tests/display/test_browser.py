@@ -1,0 +1,98 @@
+"""The big-screen display and the dealer page in a real browser (Debian's Chromium, headless)."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from serving import Server
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
+ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture
+def browser() -> Iterator[object]:
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    server = Server(tmp_path / "table.db")
+    yield server
+    server.stop()
+
+
+def test_display_shows_simulated_rounds_live(browser: object, server: Server) -> None:
+    page = browser.new_page()  # type: ignore[attr-defined]
+    page.goto(server.url + "/display")
+    page.wait_for_selector("body[data-connected=yes]", timeout=20_000)
+    page.wait_for_selector("#dealer-hand .card[data-card]", timeout=30_000)
+    first = int(page.get_attribute("body", "data-seq"))
+    # the round goes on: new events arrive and cards appear in the seats, with results
+    page.wait_for_function(f"Number(document.body.dataset.seq) > {first + 10}", timeout=30_000)
+    page.wait_for_selector(".hand[data-seat] .card[data-card]", timeout=30_000)
+    page.wait_for_selector(".hand[data-seat] .result:text-matches('win|lose|bust|push|blackjack|stand-off')",
+                           timeout=60_000)
+    seen = page.eval_on_selector_all(".card[data-card]", "els => els.map(e => e.dataset.card)")
+    assert seen and all(c == "BK" or len(c) in (2, 3) for c in seen)
+    # what the page shows is what the API says
+    state = server.get("/state")
+    shown = int(page.get_attribute("body", "data-seq"))
+    assert abs(state["seq"] - shown) < 50
+
+
+def test_dealer_page_takes_over_and_plays(browser: object, server: Server) -> None:
+    page = browser.new_page()  # type: ignore[attr-defined]
+    page.goto(server.url + "/dealer")
+    page.wait_for_selector("body[data-connected=yes]", timeout=20_000)
+    page.click("#take-over")
+    page.wait_for_selector("#autoplay-state:text('dealer in control')", timeout=10_000)
+    time.sleep(1.0)
+    frozen = server.get("/state")["seq"]
+    time.sleep(1.0)
+    assert server.get("/state")["seq"] <= frozen + 1  # autoplay has stopped (one step may finish)
+    # the dealer now runs the table from the page: bets, the deal, decisions, typed cards
+    while server.get("/state")["prompt"]["step"] != "bet":  # let the round in progress finish
+        run_one_step(page, server)
+    page.fill("#bet-seat", "4")
+    page.click("#buy-in")
+    page.wait_for_function("document.getElementById('error').textContent === ''")
+    page.click("#bet-form button[type=submit], #bet-form button:not([type])")
+    wait_seq(page, server.get("/state")["seq"] - 1)
+    seats = server.get("/state")["games"]["blackjack"]["seats"]
+    assert seats["4"]["bet"] == 10
+    page.click("button[data-option='deal']")
+    for _ in range(30):
+        if server.get("/state")["prompt"]["step"] == "bet":
+            break
+        run_one_step(page, server)
+    last = server.get("/state")["games"]["blackjack"]["last_rounds"][-1]
+    assert "4" in last["seats"] and last["seats"]["4"]["hands"][0]["result"]
+    assert page.inner_text("#error") == ""
+
+
+def wait_seq(page: object, seq: int) -> None:
+    page.wait_for_function(f"Number(document.body.dataset.seq) > {seq}", timeout=10_000)  # type: ignore[attr-defined]
+
+
+def run_one_step(page: object, server: Server) -> None:
+    state = server.get("/state")
+    prompt = state["prompt"]
+    if prompt["step"] == "card":
+        page.fill("#card", "7H")  # type: ignore[attr-defined]
+        page.click("#card-form button")  # type: ignore[attr-defined]
+    else:
+        options = [o for o in prompt["options"] if o not in ("bet", "insure")]
+        choice = "stand" if "stand" in options else "decline" if "decline" in options else options[0]
+        page.click(f"button[data-option='{choice}']")  # type: ignore[attr-defined]
+    wait_seq(page, state["seq"])
