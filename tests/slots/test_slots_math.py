@@ -129,14 +129,15 @@ def _legal(title: Title, coins: int) -> bool:
 @pytest.mark.parametrize("slug", SLUGS)
 def test_exact_and_simulated_returns_agree_within_the_interval(slug: str) -> None:
     title = load_title(slug)
-    for coins in bets(title):
-        denom = title.denominations[-1]
-        exact = analyse(title, coins, denomination=denom)
-        sim = simulate(title, coins, 40_000, Rng.from_seed(2024), denomination=denom)
-        assert sim.interval is not None
-        assert sim.interval[0] <= exact.rtp <= sim.interval[1], (coins, exact.rtp, sim.interval)
-        assert exact.method in ("exact", "markov")
-        assert sim.hit_frequency == pytest.approx(exact.hit_frequency, abs=0.01)
+    for table in title.paytables:
+        for coins in bets(title):
+            denom = title.denominations[-1]
+            exact = analyse(title, coins, denomination=denom, paytable=table.name)
+            sim = simulate(title, coins, 40_000, Rng.from_seed(2024), denomination=denom, paytable=table.name)
+            assert sim.interval is not None
+            assert sim.interval[0] <= exact.rtp <= sim.interval[1], (table.name, coins, sim.interval)
+            assert exact.method in ("exact", "markov")
+            assert sim.hit_frequency == pytest.approx(exact.hit_frequency, abs=0.01)
 
 
 @pytest.mark.slow

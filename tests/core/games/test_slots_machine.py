@@ -159,6 +159,9 @@ def test_replaying_the_log_gives_the_same_machine(slug: str, seed: int, spins: i
     rng = Rng.from_seed(seed)
     play(log, "m1", rng.randint(1, title.max_bet) if title.lines == 1 else title.lines, rng, spins)
     assert replayed(log.ops).to_json() == log.table.to_json()
+    meters = log.floor.machines["m1"].meters
+    assert log.table.ledger.total() == 0  # chips conserved
+    assert meters["credits"] == meters["credits_in"] - meters["coin_in"] + meters["coin_out"]
 
 
 def test_meter_reset_is_audited_never_silent() -> None:
