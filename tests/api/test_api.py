@@ -11,7 +11,6 @@ from dealer.config import load_settings
 from dealer.table.host import TableHost
 
 
-
 def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
