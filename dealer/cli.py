@@ -27,13 +27,14 @@ COMMAND_MODULES: list[str] = [
     "audit",
     "replay",
     "token",
+    "bench_api",
     "score",
     "vision",
     "bench_vision",
-    "analyze_banking",
     "hw",
     "sim",
     "bench_hw",
+    "analyze_banking",
     "slots",
 ]
 
