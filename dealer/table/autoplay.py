@@ -7,17 +7,26 @@ One step asks the game what must happen next and produces the operation for it:
 * a shuffle is due: a new shuffle with the cut card placed by the house rule;
 * anything else: the game's own ``auto_operation`` (basic strategy, drawing rules, settling), and
   simulated players (:mod:`dealer.table.players`) for the bets.
+
+Games that count their own cards (faro, trente et quarante, red dog, the pot games; see
+:attr:`~dealer.table.games.GameEntry.cards_seen`) do not record the table's shoe themselves, so a
+card takes two steps: ``shoe.deal`` (the card left the shoe) and then the game's card operation
+with that card. Their shuffle is two steps as well: the shoe, then the game's own new deal. Before
+the first card such a game gets the shoe it is dealt from (one pack for faro, the game's decks
+for trente et quarante), loaded in place of the table's default shoe.
 """
 
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 from dealer.core.games.base import Step
 from dealer.core.operations import Operation
 from dealer.core.rng import Rng
 from dealer.core.shoe import ShoeMode
-from dealer.core.table_state import ShuffleShoe
+from dealer.core.table_state import DealCard, LoadShoe, ShuffleShoe
+from dealer.table.games import GameEntry, find_entry
 from dealer.table.players import BETTORS
 from dealer.table.runtime import Table
 
@@ -27,12 +36,16 @@ def next_operation(table: Table, rng: Rng | None = None, players: int = 3) -> Op
     game = table.game
     if game is None or table.paused:
         return None
+    rng = rng or Rng.system()
+    entry = find_entry(table.game_name)
+    if entry is not None and entry.counts_own_cards:
+        return _own_count_operation(table, entry, game, rng, players)
     prompt = game.prompt()
     shoe = table.state.shoe
     if prompt.step is Step.SHUFFLE:
         if shoe is None or shoe.mode is not ShoeMode.KNOWN:
             return None
-        return ShuffleShoe(cut_behind=shoe.rules.cut.choose(rng or Rng.system()))
+        return ShuffleShoe(cut_behind=shoe.rules.cut.choose(rng))
     if prompt.step is Step.CARD:
         if shoe is None or shoe.mode is not ShoeMode.KNOWN or not shoe.can_draw():
             return None
@@ -40,10 +53,64 @@ def next_operation(table: Table, rng: Rng | None = None, players: int = 3) -> Op
     if prompt.step is Step.DONE:
         return None
     op = game.auto_operation()
-    if op is None and prompt.step is Step.BET and table.game_name in BETTORS:
-        module = importlib.import_module(type(game).__module__)
-        op = BETTORS[table.game_name](module, table.state, game, players, rng or Rng.system())
+    if op is None:
+        op = _bettor(table, game, players, rng)
     return op
+
+
+def _bettor(table: Table, game: Any, players: int, rng: Rng) -> Operation | None:
+    bettor = BETTORS.get(table.game_name or "")
+    if bettor is None and (table.game_name or "").startswith("scorebook:"):
+        bettor = BETTORS.get("scorebook")
+    if bettor is None:
+        return None
+    module = importlib.import_module(type(game).__module__)
+    return bettor(module, table.state, game, players, rng)
+
+
+def _own_count_operation(table: Table, entry: GameEntry, game: Any, rng: Rng,
+                         players: int) -> Operation | None:
+    assert entry.cards_seen is not None
+    shoe = table.state.shoe
+    if shoe is None or shoe.mode is not ShoeMode.KNOWN:
+        # a physical shoe: the cards come from the devices or the dealer; only decisions are ours
+        op = game.auto_operation() if game.prompt().step is not Step.CARD else None
+        return op if op is not None else _bettor(table, game, players, rng)
+    pending = len(shoe.dealt) - entry.cards_seen(game)
+    if pending > 0:  # a card left the shoe and the game has not had it yet
+        return game.card_operation(shoe.dealt[-pending])
+    if shoe.dealt and _just_dealt(table):  # the counts drifted (a card typed by hand): the last one
+        return game.card_operation(shoe.dealt[-1])
+    wanted = entry.shoe_rules(game)
+    if wanted is not None and shoe.rules != wanted and entry.cards_seen(game) == 0:
+        return LoadShoe(decks=wanted.decks, pack=wanted.pack, cut_min=wanted.cut.min_behind,
+                        cut_max=wanted.cut.max_behind, burn=wanted.burn, mode=ShoeMode.KNOWN)
+    if not shoe.is_shuffled:
+        return ShuffleShoe(cut_behind=shoe.rules.cut.choose(rng))
+    prompt = game.prompt()
+    if prompt.step is Step.SHUFFLE:
+        if shoe.cards_out:  # the shoe first, then the game's own new deal
+            return ShuffleShoe(cut_behind=shoe.rules.cut.choose(rng))
+        return game.auto_operation()
+    if prompt.step is Step.DONE:
+        return None
+    if prompt.step is not Step.CARD:
+        op = game.auto_operation()
+        return op if op is not None else _bettor(table, game, players, rng)
+    op = _bettor(table, game, players, rng)  # bets open while the dealer waits to turn a card
+    if op is not None:
+        return op
+    if shoe.burns_due:
+        return table.state.next_deal()
+    if not shoe.can_draw():  # the game wants more cards than this shoe holds: refill it
+        return ShuffleShoe(cut_behind=shoe.rules.cut.choose(rng))
+    return DealCard(shoe.next_card())
+
+
+def _just_dealt(table: Table) -> bool:
+    """The last record is a card out of the shoe (not a burn) that no game operation took yet."""
+    last = table.store.tail(1)
+    return bool(last) and last[0].kind == DealCard.kind and not last[0].data.get("burn")
 
 
 def play_steps(table: Table, steps: int, rng: Rng | None = None) -> int:
@@ -56,4 +123,3 @@ def play_steps(table: Table, steps: int, rng: Rng | None = None) -> int:
         table.submit(op)
         done += 1
     return done
-

@@ -1,7 +1,9 @@
 """Simulated players for a simulated table: they buy in, bet and start the round.
 
 The games decide everything a rule decides (``auto_operation``); betting is a person's choice, so a
-simulated table needs someone to make it. Each game that can be simulated has a bettor here.
+simulated table needs someone to make it. Each game that can be simulated has a bettor here: it
+is asked whenever the game has nothing automatic to do, and returns the next thing a player does
+(a buy-in, a bet, a call) or None when the players are done and the dealer may go on.
 """
 
 from __future__ import annotations
@@ -9,11 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from dealer.core.cards import Rank
+from dealer.core.games.base import Step
 from dealer.core.operations import Operation
 from dealer.core.rng import Rng
 from dealer.core.table_state import TableState, TransferChips
 
 BUY_IN = 500
+TOP_UP = 20  # pot-game seats buy in again below this, so an ante never finds them empty
 Bettor = Callable[[Any, TableState, Any, int, Rng], Operation | None]
 
 
@@ -23,7 +28,14 @@ def _buy_in_or(table: TableState, account: str, needed: int, then: Operation) ->
     return then
 
 
+def _stake(rng: Rng, minimum: int, maximum: int | None = None) -> int:
+    amount = minimum * rng.choice((1, 1, 2, 5))
+    return amount if maximum is None else min(amount, maximum)
+
+
 def blackjack_bettor(module: Any, table: TableState, game: Any, players: int, rng: Rng) -> Operation | None:
+    if game.prompt().step is not Step.BET:
+        return None
     rules = game.rules
     for seat in range(1, min(players, rules.seats) + 1):
         current = game.seats.get(seat)
@@ -36,4 +48,134 @@ def blackjack_bettor(module: Any, table: TableState, game: Any, players: int, rn
     return module.StartRound() if game.can_start() else None
 
 
-BETTORS: dict[str, Bettor] = {"blackjack": blackjack_bettor}
+def faro_bettor(module: Any, table: TableState, game: Any, players: int, rng: Rng) -> Operation | None:
+    """Between turns each seat keeps one bet on the layout: a live rank, now and then coppered;
+    with three cards left the first seat calls the turn."""
+    if not game.betting_open:
+        return None
+    live = [rank for rank in Rank if game.casekeeper.left(rank) > 0]
+    if not live:
+        return None
+    for i in range(1, players + 1):
+        seat = f"seat-{i}"
+        if any(s == seat for (s, _, _) in game.bets):
+            continue
+        rank, coppered = rng.choice(live), rng.randbelow(4) == 0
+        amount = _stake(rng, max(game.rules.min_bet, 1), game.rules.max_bet)
+        if not game.can_bet(seat, rank, amount, coppered):
+            continue
+        return _buy_in_or(table, seat, amount, module.PlaceBet(seat, rank.code, amount, coppered))
+    if game.call_offered() and not game.calls:
+        left = [rank for rank in Rank for _ in range(game.casekeeper.left(rank))]
+        order = rng.shuffled(left)
+        amount = max(game.rules.min_bet, 1)
+        return _buy_in_or(table, "seat-1", amount,
+                          module.CallTheTurn("seat-1", tuple(r.code for r in order), amount))
+    return None
+
+
+def tq_bettor(module: Any, table: TableState, game: Any, players: int, rng: Rng) -> Operation | None:
+    """Before each coup every seat puts one bet on rouge, noir, couleur or inverse."""
+    if not game.betting_open:
+        return None
+    for i in range(1, players + 1):
+        seat = f"seat-{i}"
+        if any(s == seat for (s, _) in game.bets):
+            continue
+        amount = _stake(rng, max(game.rules.min_bet, 1), game.rules.max_bet)
+        bet = rng.choice(("rouge", "noir", "couleur", "inverse"))
+        return _buy_in_or(table, seat, amount, module.PlaceTqBet(seat, bet, amount))
+    return None
+
+
+def red_dog_bettor(module: Any, table: TableState, game: Any, players: int, rng: Rng) -> Operation | None:
+    """Every seat bets before the two cards; the raise is the game's own (optimal) decision."""
+    if game.cards:
+        return None
+    for i in range(1, players + 1):
+        seat = f"seat-{i}"
+        if seat in game.bets:
+            continue
+        amount = _stake(rng, max(game.rules.min_bet, 1), game.rules.max_bet)
+        # room for the raise as well: a raise may double the bet
+        return _buy_in_or(table, seat, 2 * amount, module.RedDogBet(seat, amount))
+    return None
+
+
+def _top_up(table: TableState, seats: tuple[str, ...]) -> Operation | None:
+    for seat in seats:
+        if table.ledger.balance(seat) < TOP_UP:
+            return TransferChips("cage", seat, BUY_IN, "simulated player buys in again")
+    return None
+
+
+def in_between_bettor(module: Any, table: TableState, game: Any, players: int,
+                      rng: Rng) -> Operation | None:
+    """Bet the pot on a wide spread, the minimum on a narrow one (RULES A13)."""
+    top_up = _top_up(table, game.players)
+    if top_up is not None:
+        return top_up
+    prompt = game.prompt()
+    if prompt.step is not Step.DECIDE or "bet" not in prompt.options:
+        return None
+    lo, hi = sorted(c.rank.high for c in game.cards[:2])
+    between = hi - lo - 1
+    pot = table.ledger.balance(module.POT)
+    amount = pot if between >= 9 else max(pot // 2, 1) if between >= 7 else game.rules.min_bet
+    amount = max(min(amount, pot, table.ledger.balance(game.player)), game.rules.min_bet)
+    return module.InBetweenBet(game.player, amount)
+
+
+def pool_bettor(module: Any, table: TableState, game: Any, players: int, rng: Rng) -> Operation | None:
+    """Bet on a hand with high cards in several suits, else forfeit the chip (RULES A12)."""
+    top_up = _top_up(table, game.players)
+    if top_up is not None:
+        return top_up
+    prompt = game.prompt()
+    seat = prompt.who
+    if prompt.step is not Step.DECIDE or "bet" not in prompt.options or seat is None:
+        return None
+    hand = game.hands.get(seat, [])
+    strength = sum(1 for c in hand if c.rank is not None and c.rank.high >= 11)
+    suits = len({c.suit for c in hand})
+    pot = table.ledger.balance(module.POOL_POT)
+    if strength == 0 and suits < 4:
+        return module.PoolForfeit(seat)
+    amount = max(1, min(pot, table.ledger.balance(seat), pot * strength // 4 or 1))
+    return module.PoolBet(seat, amount)
+
+
+HEARTS = 13
+
+
+def scorebook_bettor(module: Any, table: TableState, game: Any, players: int,
+                     rng: Rng) -> Operation | None:
+    """A simulated evening of hearts (the default scored game): each deal, the 13 hearts and the
+    queen of spades fall to random players; a new game starts when one ends."""
+    from dealer.core.scoring import operations as ops
+
+    if not game.games:
+        return None
+    current = game.current
+    if current.result is not None:
+        return ops.StartScoredGame(game.book, current.scorer.name, rules=dict(current.rules or {}))
+    if current.scorer.name not in ("hearts", "hearts-without-lady"):
+        return None  # other scored games are entered by the host
+    hearts = {p: 0 for p in game.players}
+    for _ in range(HEARTS):
+        hearts[rng.choice(list(game.players))] += 1
+    data: dict[str, Any] = {"hearts": hearts}
+    if current.scorer.name == "hearts":
+        data["queen"] = rng.choice(list(game.players))
+    return ops.ScoreEntry(game.book, "hand", data)
+
+
+BETTORS: dict[str, Bettor] = {
+    "blackjack": blackjack_bettor,
+    "faro": faro_bettor,
+    "trente-et-quarante": tq_bettor,
+    "red-dog": red_dog_bettor,
+    "in-between": in_between_bettor,
+    "high-card-pool": pool_bettor,
+    "scorebook": scorebook_bettor,
+}
