@@ -38,6 +38,10 @@ def next_operation(table: Table, rng: Rng | None = None, players: int = 3) -> Op
         return None
     rng = rng or Rng.system()
     entry = find_entry(table.game_name)
+    if entry is not None:
+        op = _shoe_for_the_round(table, entry, game, rng)
+        if op is not None:
+            return op
     if entry is not None and entry.counts_own_cards:
         return _own_count_operation(table, entry, game, rng, players)
     prompt = game.prompt()
@@ -52,10 +56,28 @@ def next_operation(table: Table, rng: Rng | None = None, players: int = 3) -> Op
         return game.card_operation(shoe.next_card())
     if prompt.step is Step.DONE:
         return None
+    if prompt.step is Step.BET:  # the players first: the game starts the round once they are done
+        op = _bettor(table, game, players, rng)
+        return op if op is not None else game.auto_operation()
     op = game.auto_operation()
     if op is None:
         op = _bettor(table, game, players, rng)
     return op
+
+
+def _shoe_for_the_round(table: Table, entry: GameEntry, game: Any, rng: Rng) -> Operation | None:
+    """Between rounds of a simulated game: the shoe this game is dealt from (loaded in place of the
+    table's default), shuffled, and shuffled again before each round of a fresh-pack game."""
+    shoe = table.state.shoe
+    if shoe is None or shoe.mode is not ShoeMode.KNOWN or not entry.is_between_rounds(game):
+        return None
+    wanted = entry.shoe_rules(game)
+    if wanted is not None and shoe.rules != wanted:
+        return LoadShoe(decks=wanted.decks, pack=wanted.pack, cut_min=wanted.cut.min_behind,
+                        cut_max=wanted.cut.max_behind, burn=wanted.burn, mode=ShoeMode.KNOWN)
+    if not shoe.is_shuffled or (entry.fresh_pack and shoe.cards_out):
+        return ShuffleShoe(cut_behind=shoe.rules.cut.choose(rng))
+    return None
 
 
 def _bettor(table: Table, game: Any, players: int, rng: Rng) -> Operation | None:
@@ -81,12 +103,6 @@ def _own_count_operation(table: Table, entry: GameEntry, game: Any, rng: Rng,
         return game.card_operation(shoe.dealt[-pending])
     if shoe.dealt and _just_dealt(table):  # the counts drifted (a card typed by hand): the last one
         return game.card_operation(shoe.dealt[-1])
-    wanted = entry.shoe_rules(game)
-    if wanted is not None and shoe.rules != wanted and entry.cards_seen(game) == 0:
-        return LoadShoe(decks=wanted.decks, pack=wanted.pack, cut_min=wanted.cut.min_behind,
-                        cut_max=wanted.cut.max_behind, burn=wanted.burn, mode=ShoeMode.KNOWN)
-    if not shoe.is_shuffled:
-        return ShuffleShoe(cut_behind=shoe.rules.cut.choose(rng))
     prompt = game.prompt()
     if prompt.step is Step.SHUFFLE:
         if shoe.cards_out:  # the shoe first, then the game's own new deal

@@ -50,6 +50,8 @@ class GameEntry:
     opener: Opener | None = None  # builds the opening operations from the rules spec
     shoe: Callable[[Any], ShoeRules] | None = None  # the shoe a running game is dealt from
     cards_seen: Callable[[Any], int] | None = None  # own-count games: cards taken since its shuffle
+    between_rounds: Callable[[Any], bool] | None = None  # no card of a round is out: the shoe may change
+    fresh_pack: bool = False  # every round is dealt from a freshly shuffled pack (pai gow)
     seats: bool = True  # simulated players sit at this game (False: scorebooks)
 
     def _module(self) -> Any:
@@ -79,6 +81,11 @@ class GameEntry:
     @property
     def counts_own_cards(self) -> bool:
         return self.cards_seen is not None
+
+    def is_between_rounds(self, game: Any) -> bool:
+        if self.between_rounds is not None:
+            return self.between_rounds(game)
+        return self.cards_seen is not None and self.cards_seen(game) == 0
 
 
 # ---- rules specs ---------------------------------------------------------------------------------
@@ -218,12 +225,16 @@ def _blackjack_action(module: Any, option: str, prompt: Prompt) -> Operation:
     return op
 
 
-def _table_actions(simple: dict[str, str], seat_options: dict[str, Callable[[Any, str], Operation]]
-                   | None = None) -> Actions:
+SeatOption = Callable[[Any, str], Operation]
+
+
+def _table_actions(simple: dict[str, str | Callable[[Any], Operation]],
+                   seat_options: dict[str, SeatOption] | None = None) -> Actions:
     """Options that need nothing more (``settle``), and options for the seat the prompt names."""
     def actions(module: Any, option: str, prompt: Prompt) -> Operation:
         if option in simple:
-            op: Operation = getattr(module, simple[option])()
+            make = simple[option]
+            op: Operation = getattr(module, make)() if isinstance(make, str) else make(module)
             return op
         if seat_options and option in seat_options:
             if not prompt.who:
@@ -231,6 +242,14 @@ def _table_actions(simple: dict[str, str], seat_options: dict[str, Callable[[Any
             return seat_options[option](module, prompt.who)
         raise _needs_input(option)
     return actions
+
+
+def _dice_by_rng(module: Any) -> Operation:
+    """The dealer page's "dice": three dice from the CSPRNG, logged as dice (RULES A8)."""
+    from dealer.core.rng import Rng
+
+    op: Operation = module.RollDice(Rng.system().dice(3), source="rng")
+    return op
 
 
 # ---- the shoes the own-count games are dealt from -----------------------------------------------
@@ -246,6 +265,25 @@ _NEW = {
     "dealer.core.games.red_dog": "NewRedDog",
     "dealer.core.games.paigow": "NewPaiGowGame",
 }
+
+SLOT_TITLES = ("diamond-mine", "crazy-dragon", "triple-7-inferno")  # crazy dragon has a progressive
+
+
+def _open_slots(module: Any, spec: str, key: str) -> list[Operation]:
+    """Rules ``"titles=diamond-mine;crazy-dragon,denomination=25"``: one machine per title."""
+    from dealer.slots_config import CONFIG_DIR, read_title_file
+
+    args = parse_spec(spec, module.InstallMachine, extra=("titles", "denomination"))
+    titles = tuple(t.strip() for t in str(args.get("titles", "")).split(";") if t.strip()) or SLOT_TITLES
+    ops: list[Operation] = []
+    for i, slug in enumerate(titles, 1):
+        title, data = read_title_file(CONFIG_DIR / f"{slug}.toml")
+        wanted = int(args.get("denomination", 0) or 0)
+        denomination = wanted if wanted in title.denominations else min(title.denominations)
+        ops.append(module.InstallMachine(f"m{i}", data, denomination, digest=title.digest()))
+    return ops
+
+
 
 GAMES: dict[str, GameEntry] = {
     "blackjack": GameEntry("blackjack", "NewBlackjackGame", "Blackjack with a permanent bank (RULES A1)",
@@ -278,6 +316,15 @@ GAMES: dict[str, GameEntry] = {
         _table_actions({"settle": "InBetweenSettle", "shuffle": "InBetweenShuffle"}),
         opener=_open_pot_game("NewInBetween"), shoe=lambda game: _plain_shoe(1),
         cards_seen=lambda game: game.cards_out),
+    "pai-gow": GameEntry(
+        "paigow", "NewPaiGowGame", "Pai gow poker with three dice picking the first hand (RULES A8)",
+        _table_actions({"settle": "Settle", "new-round": "NewRound", "dice": _dice_by_rng}),
+        opener=_open_simple(), shoe=lambda game: ShoeRules(1, "52+1", CutRule(0, 0), BurnRule.NONE),
+        between_rounds=lambda game: game.cards_dealt == 0 and game.phase.value in ("betting", "over"),
+        fresh_pack=True),
+    "slots": GameEntry("games.slots", "InstallMachine",
+                       "Slot machines with meters and a shared progressive (RULES A14)",
+                       opener=_open_slots),
 }
 
 SCOREBOOK = GameEntry("scoring.operations", "OpenScorebook",

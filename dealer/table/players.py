@@ -179,3 +179,45 @@ BETTORS: dict[str, Bettor] = {
     "high-card-pool": pool_bettor,
     "scorebook": scorebook_bettor,
 }
+
+
+def pai_gow_bettor(module: Any, table: TableState, game: Any, players: int, rng: Rng) -> Operation | None:
+    """Each seat bets before the dice (RULES A8); the game throws the dice once they have."""
+    if game.phase.value != "betting" or game.dice is not None or game.cards_dealt:
+        return None
+    for i in range(1, min(players, 6) + 1):
+        seat = f"seat-{i}"
+        if seat in game.bets or seat == game.banker:
+            continue
+        # at least 20 chips: a smaller winning bet pays nothing after the rounded-up commission
+        amount = _stake(rng, max(game.rules.min_bet, 20), game.rules.max_bet)
+        return _buy_in_or(table, seat, amount, module.PlaceBet(seat, amount))
+    return None
+
+
+SLOT_PLAYER = "seat-{}"
+
+
+def slots_bettor(module: Any, table: TableState, game: Any, players: int, rng: Rng) -> Operation | None:
+    """One player per machine: credits in when they run low, then a full-coin paid spin."""
+    for i, (name, machine) in enumerate(sorted(game.machines.items()), 1):
+        if machine.pending() is not None or machine.pick_pending():
+            continue
+        seat = SLOT_PLAYER.format(i)
+        coins = machine.title.max_bet
+        if machine.meters["credits"] < coins:
+            cents = 20 * coins * machine.denomination
+            return _buy_in_or(table, seat, cents, module.InsertCredits(name, seat, cents))
+    machines = sorted(game.machines)
+    if not machines:
+        return None
+    name = rng.choice(machines)
+    machine = game.machines[name]
+    if machine.pending() is not None or machine.pick_pending():
+        return None
+    op: Operation = module.spin_operation(game, name, machine.title.max_bet, rng)
+    return op
+
+
+BETTORS["pai-gow"] = pai_gow_bettor
+BETTORS["slots"] = slots_bettor
