@@ -266,7 +266,7 @@ _NEW = {
     "dealer.core.games.paigow": "NewPaiGowGame",
 }
 
-SLOT_TITLES = ("diamond-mine", "crazy-dragon", "triple-7-inferno")  # crazy dragon has a progressive
+SLOT_TITLES = ("diamond-mine", "triple-7-inferno", "crazy-dragon")  # crazy dragon: a progressive
 
 
 def _open_slots(module: Any, spec: str, key: str) -> list[Operation]:

@@ -1,29 +1,304 @@
-// Per-game views for the big screen. Each takes the game's public JSON (to_json) and returns a node.
+// Per-game views for the big screen. Each takes the game's public JSON (to_json), the whole table
+// state (balances, shoe) and the game's key, and returns a node. Every figure a test or a casino
+// might read carries a data-* attribute (data-rank, data-total, data-pot...).
 "use strict";
 
 function entries(obj) { return Array.isArray(obj) ? obj.map((v, i) => [String(i + 1), v]) : Object.entries(obj || {}); }
+function signed(n) { return n > 0 ? `+${n}` : String(n); }
+function title(text) { return el("h3", { class: "view-title", text }); }
+function stat(label, value, attrs = {}) {
+  return el("div", { class: "stat", ...attrs }, el("span", { class: "stat-label", text: label }), el("span", { class: "stat-value", text: String(value ?? "–") }));
+}
+function stats(...items) { return el("div", { class: "stats" }, ...items); }
+function resultsList(results, cls = "results") {
+  const ul = el("ul", { class: cls });
+  for (const r of results || []) {
+    ul.append(el("li", { "data-seat": r.seat, "data-result": r.result || r.outcome || "", "data-net": r.net ?? r.won ?? 0,
+      text: `${r.seat}${r.bet != null && typeof r.bet === "string" ? " " + r.bet : ""}: ${r.result || r.outcome} ${signed(r.net ?? r.won ?? 0)}` }));
+  }
+  return ul;
+}
+function grid(headers, rows, attrs = {}) {
+  const t = el("table", { class: "grid", ...attrs });
+  t.append(el("tr", {}, ...headers.map((h) => el("th", { text: h }))));
+  for (const r of rows) t.append(r);
+  return t;
+}
 
-GAME_VIEWS.blackjack = (g) => {
-  const wrap = el("div", { class: "blackjack" });
+// ---- blackjack: the dealer's hand, every seat's hands, the last round ------------------------------
+GAME_VIEWS.blackjack = (g, state) => {
+  const wrap = el("div", { class: "blackjack", "data-round": g.round ?? "", "data-phase": g.phase ?? "" });
   const dealer = g.dealer || {};
-  wrap.append(el("div", { class: "hand", id: "dealer-hand" },
+  wrap.append(el("div", { class: "hand", id: "dealer-hand", "data-total": dealer.total ?? "" },
     el("span", { class: "label", text: `Dealer ${dealer.total || ""}` }), cardsEl(dealer.cards)));
   for (const [number, seat] of entries(g.seats)) {
     const hands = seat.hands || [];
     hands.forEach((hand, i) => {
-      const row = el("div", { class: "hand", "data-seat": number });
+      const row = el("div", { class: "hand", "data-seat": number, "data-total": hand.total ?? "", "data-result": hand.result ?? "" });
       const name = `Seat ${number}${hands.length > 1 ? "." + (i + 1) : ""}`;
       row.append(el("span", { class: "label", text: `${name} · ${hand.stake ?? seat.bet ?? ""}` }));
       row.append(cardsEl(hand.cards));
-      const bits = [hand.total, hand.result, hand.net != null && hand.result ? (hand.net > 0 ? `+${hand.net}` : hand.net) : null];
+      const bits = [hand.total, hand.result, hand.net != null && hand.result ? signed(hand.net) : null];
       row.append(el("span", { class: "result", text: bits.filter((x) => x != null && x !== "").join(" · ") }));
       wrap.append(row);
     });
     if (!hands.length && seat.bet) wrap.append(el("div", { class: "hand", "data-seat": number }, el("span", { class: "label", text: `Seat ${number} · bet ${seat.bet}` })));
   }
   const last = (g.last_rounds || []).slice(-1)[0];
-  if (last) wrap.append(el("p", { class: "last-round", text: `Round ${last.round}: dealer ${last.dealer_total} — ` +
+  if (last) wrap.append(el("p", { class: "last-round", "data-round": last.round, text: `Round ${last.round}: dealer ${last.dealer_total} — ` +
     entries(last.seats).map(([n, s]) => `seat ${n} ${(s.hands || []).map((h) => h.result).join("/")}`).join(", ") }));
-  wrap.append(el("p", { text: `Round ${g.round ?? ""} · ${g.phase ?? ""}` }));
+  const shoe = state.shoe;
+  const pen = shoe ? Math.round(100 * shoe.penetration) : null;
+  wrap.append(stats(stat("Round", g.round), stat("Phase", g.phase),
+    stat("Penetration", pen == null ? "–" : `${pen}%`, { "data-penetration": pen ?? "" })));
+  return wrap;
+};
+
+// ---- faro / stuss: the turn, the casekeeper, the layout ---------------------------------------------
+const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+
+function casekeeperEl(keeper) {
+  const box = el("div", { id: "casekeeper", class: "casekeeper", "data-cards-out": keeper.cards_out, "data-cards-left": keeper.cards_left });
+  for (const s of keeper.spindles) {
+    const spindle = el("div", { class: `spindle${s.left === 0 ? " dead" : ""}${s.excess ? " fault" : ""}`, "data-rank": s.rank,
+      "data-out": s.out, "data-left": s.left, "data-excess": s.excess });
+    spindle.append(el("span", { class: "rank", text: s.rank }));
+    const rod = el("span", { class: "rod" });
+    s.beads.forEach((out, i) => rod.append(el("span", { class: `bead${out ? " out" : ""}`, "data-bead": i + 1 })));
+    spindle.append(rod);
+    if (s.excess) spindle.append(el("span", { class: "excess", text: `+${s.excess}` }));
+    box.append(spindle);
+  }
+  return box;
+}
+
+GAME_VIEWS.faro = (g) => {
+  const wrap = el("div", { class: "faro", "data-variant": g.game, "data-deal": g.deal, "data-turn": g.turn, "data-box-left": g.box_left });
+  wrap.append(title(`${g.game === "stuss" ? "Stuss" : "Faro"} · deal ${g.deal} · turn ${g.turn}`));
+  const turn = el("div", { class: "faro-turn" });
+  if (g.soda) turn.append(el("div", { class: "hand", "data-role": "soda" }, el("span", { class: "label", text: "Soda" }), cardsEl([g.soda])));
+  const last = (g.history || []).slice(-1)[0];
+  const current = g.current_turn || [];
+  if (current.length) {
+    for (const c of current) turn.append(el("div", { class: "hand current", "data-role": c.role || "" }, el("span", { class: "label", text: c.role || "after the deal" }), cardsEl([c.card])));
+  } else if (last) {
+    turn.append(el("div", { class: "hand", "data-role": "loser" }, el("span", { class: "label", text: "Loser" }), cardsEl([last.loser])));
+    turn.append(el("div", { class: "hand", "data-role": "winner" }, el("span", { class: "label", text: "Winner" }), cardsEl([last.winner])));
+    if (last.split) turn.append(el("span", { class: "result", text: "split!" }));
+  }
+  if (g.hock) turn.append(el("div", { class: "hand", "data-role": "hock" }, el("span", { class: "label", text: "Hock" }), cardsEl([g.hock])));
+  wrap.append(turn);
+  wrap.append(el("h4", { text: "Casekeeper" }), casekeeperEl(g.casekeeper));
+  const split = g.casekeeper.split_probability;
+  wrap.append(stats(stat("In the box", g.box_left, { "data-stat": "box-left" }), stat("Split next turn", split ? `${(100 * split.value).toFixed(1)}%` : "–"),
+    stat("Next", g.next || "new deal")));
+  const bets = g.bets || [];
+  if (bets.length) {
+    wrap.append(el("h4", { text: "Layout" }), grid(["Seat", "Rank", "Chips"], bets.map((b) =>
+      el("tr", { class: "layout-bet", "data-seat": b.seat, "data-rank": b.rank, "data-coppered": b.coppered ? "yes" : "no", "data-amount": b.amount },
+        el("td", { text: b.seat }), el("td", { text: b.rank + (b.coppered ? " (coppered)" : "") }), el("td", { text: b.amount })))));
+  }
+  for (const c of g.calls || []) wrap.append(el("p", { class: "call", "data-seat": c.seat, text: `${c.seat} calls the turn ${c.order.join("-")} for ${c.amount}` }));
+  const turns = el("ol", { class: "turns" });
+  for (const t of (g.history || []).slice(-8).reverse()) {
+    turns.append(el("li", { class: "turn", "data-turn": t.turn, "data-loser": t.loser, "data-winner": t.winner, "data-split": t.split ? "yes" : "no" },
+      el("span", { text: `Turn ${t.turn}: ` }), cardsEl([t.loser, t.winner]), resultsList(t.results)));
+  }
+  wrap.append(turns);
+  return wrap;
+};
+
+// ---- trente et quarante: the two rows and the marqueur -------------------------------------------
+GAME_VIEWS["trente-et-quarante"] = (g) => {
+  const wrap = el("div", { class: "tq", "data-coup": g.coup, "data-shoe-left": g.shoe_cards_left });
+  wrap.append(title(`Trente et quarante · coup ${g.coup}`));
+  for (const row of ["noir", "rouge"]) {
+    const data = g[row];
+    wrap.append(el("div", { class: `hand tq-row ${row}`, "data-row": row, "data-total": data.total },
+      el("span", { class: "label", text: `${row === "noir" ? "Noir" : "Rouge"} ${data.cards.length ? data.total : ""}` }), cardsEl(data.cards)));
+  }
+  const bets = g.bets || [];
+  if (bets.length) wrap.append(grid(["Seat", "Bet", "Chips"], bets.map((b) => el("tr", { class: "tq-bet", "data-seat": b.seat, "data-bet": b.bet, "data-amount": b.amount },
+    el("td", { text: b.seat }), el("td", { text: b.bet }), el("td", { text: b.amount })))));
+  const coups = (g.history || []).filter((h) => !h.void);
+  const marqueur = el("div", { class: "marqueur" });
+  for (const c of coups.slice(-30)) {
+    marqueur.append(el("span", { class: `coup ${c.winner || ""}${c.refait_31 ? " refait" : ""}`, "data-coup": c.coup, "data-winner": c.winner || "refait",
+      "data-colour": c.colour_winner || "", "data-noir": c.noir, "data-rouge": c.rouge, title: `coup ${c.coup}: noir ${c.noir}, rouge ${c.rouge}`,
+      text: c.refait_31 ? "31" : c.winner === "rouge" ? "R" : c.winner === "noir" ? "N" : "=" }));
+  }
+  wrap.append(el("h4", { text: "Marqueur" }), marqueur);
+  const last = coups.slice(-1)[0];
+  if (last) wrap.append(el("p", { class: "last-round", text: `Coup ${last.coup}: noir ${last.noir}, rouge ${last.rouge} — ${last.refait_31 ? "31 refait" : last.winner + " wins, " + last.colour_winner}` }), resultsList(last.results));
+  wrap.append(stats(stat("Cards left", g.shoe_cards_left)));
+  return wrap;
+};
+
+// ---- red dog: the spread and what it pays --------------------------------------------------------
+function spreadText(spread) {
+  if (spread == null) return "";
+  if (spread === -1) return "pair: a third card";
+  if (spread === 0) return "consecutive: push";
+  return `spread ${spread}`;
+}
+
+GAME_VIEWS["red-dog"] = (g) => {
+  const wrap = el("div", { class: "red-dog", "data-hand": g.hand, "data-spread": g.spread ?? "" });
+  wrap.append(title(`Red dog · hand ${g.hand}`));
+  const pays = g.rules && g.rules.spread_payouts;
+  const payout = g.spread > 0 && pays ? (pays[String(g.spread)] || pays["4-11"]) : null;
+  wrap.append(el("div", { class: "hand red-dog-cards" }, el("span", { class: "label", text: "Cards" }), cardsEl(g.cards)));
+  wrap.append(el("p", { class: "spread", "data-spread": g.spread ?? "", text: `${spreadText(g.spread)}${payout ? ` · pays ${payout}` : ""}` }));
+  const seats = Object.keys(g.bets || {});
+  if (seats.length) wrap.append(grid(["Seat", "Bet", "Raise"], seats.map((s) => el("tr", { class: "rd-bet", "data-seat": s, "data-amount": g.bets[s], "data-raise": g.raises[s] ?? "" },
+    el("td", { text: s }), el("td", { text: g.bets[s] }), el("td", { text: g.raises[s] ?? "" })))));
+  const list = el("ol", { class: "hands" });
+  for (const h of (g.history || []).slice(-8).reverse()) {
+    list.append(el("li", { class: "rd-hand", "data-hand": h.hand, "data-spread": h.spread }, el("span", { text: `Hand ${h.hand}: ${spreadText(h.spread)} ` }), cardsEl(h.cards), resultsList(h.results)));
+  }
+  wrap.append(list, stats(stat("Shoe left", g.shoe_left)));
+  return wrap;
+};
+
+// ---- in-between and the high-card pool: the pot games -------------------------------------------
+GAME_VIEWS["in-between"] = (g, state) => {
+  const pot = (state.balances || {})["in-between-pot"] ?? 0;
+  const wrap = el("div", { class: "in-between", "data-round": g.round, "data-to-play": g.to_play });
+  wrap.append(title(`In-between · round ${g.round} · ${g.to_play} to play`));
+  wrap.append(el("div", { class: "pot", "data-pot": pot }, el("span", { class: "label", text: "Pot" }), el("span", { class: "pot-value", text: pot })));
+  wrap.append(el("div", { class: "hand in-between-cards", "data-spread": g.spread || "" }, el("span", { class: "label", text: g.to_play }), cardsEl(g.cards),
+    el("span", { class: "result", text: `${g.spread || ""}${g.bet ? " · bet " + g.bet : ""}` })));
+  wrap.append(grid(["Player", "Chips"], g.players.map((p) => el("tr", { class: `player${p === g.to_play ? " active" : ""}${p === g.dealer ? " dealer" : ""}`, "data-player": p, "data-balance": (state.balances || {})[p] ?? 0 },
+    el("td", { text: p + (p === g.dealer ? " (deals)" : "") }), el("td", { text: (state.balances || {})[p] ?? 0 })))));
+  const list = el("ol", { class: "turns" });
+  for (const h of (g.history || []).slice(-8).reverse()) {
+    list.append(el("li", { class: "ib-turn", "data-seat": h.seat, "data-result": h.result, "data-net": h.net }, el("span", { text: `${h.seat}: ` }), cardsEl(h.cards), el("span", { class: "result", text: `${h.result} ${signed(h.net)}` })));
+  }
+  wrap.append(list, stats(stat("Cards left", g.cards_left)));
+  return wrap;
+};
+
+GAME_VIEWS["high-card-pool"] = (g, state) => {
+  const pot = (state.balances || {})["high-card-pool-pot"] ?? 0;
+  const wrap = el("div", { class: "high-card-pool", "data-deal": g.deal, "data-to-bet": g.to_bet || "" });
+  wrap.append(title(`High-card pool · deal ${g.deal} · ${g.dealer} deals`));
+  wrap.append(el("div", { class: "pot", "data-pot": pot }, el("span", { class: "label", text: "Pot" }), el("span", { class: "pot-value", text: pot })));
+  if (g.turned) wrap.append(el("div", { class: "hand" }, el("span", { class: "label", text: `Turned for ${g.to_bet}` }), cardsEl([g.turned])));
+  wrap.append(grid(["Player", "Cards", "Chips"], g.players.map((p) => el("tr", { class: `player${p === g.to_bet ? " active" : ""}`, "data-player": p, "data-cards": g.hands[p] ?? 0 },
+    el("td", { text: p + (p === g.to_bet ? (g.bet ? ` bets ${g.bet}` : " to bet") : "") }), el("td", { text: g.hands[p] ?? 0 }), el("td", { text: (state.balances || {})[p] ?? 0 })))));
+  const list = el("ol", { class: "turns" });
+  for (const h of (g.history || []).slice(-8).reverse()) {
+    list.append(el("li", { "data-seat": h.seat, "data-result": h.result, "data-net": h.net }, el("span", { text: `${h.seat}: ${h.result} ${signed(h.net)} ` }),
+      h.turned ? cardsEl([h.turned]) : null, typeof h.shown === "string" ? cardsEl([h.shown]) : null));
+  }
+  wrap.append(list);
+  return wrap;
+};
+
+// ---- pai gow: the dice, the position they pick, the hands ------------------------------------------
+const DIE_FACES = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
+GAME_VIEWS["pai-gow"] = (g) => {
+  const wrap = el("div", { class: "pai-gow", "data-round": g.round, "data-phase": g.phase });
+  wrap.append(title(`Pai gow · round ${g.round} · ${g.phase} · bank: ${g.banker}`));
+  const dice = g.dice;
+  const diceBox = el("div", { class: "dice", "data-total": dice ? dice.total : "", "data-first-position": dice ? dice.first_position : "", "data-source": dice ? dice.source : "" });
+  if (dice) {
+    for (const d of dice.dice) diceBox.append(el("span", { class: "die", "data-value": d, text: DIE_FACES[d] || d }));
+    diceBox.append(el("span", { class: "result", text: `${dice.total} → position ${dice.first_position} takes the first hand` }));
+  } else diceBox.append(el("span", { class: "label", text: "dice not thrown" }));
+  wrap.append(diceBox);
+  const positions = el("div", { class: "positions" });
+  const results = Object.fromEntries((g.results || []).map((r) => [r.seat, r]));
+  for (let p = 1; p <= 7; p++) {
+    const seat = p === 1 ? "dealer" : `seat-${p - 1}`;
+    const hand = (g.hands || {})[String(p)];
+    const first = dice && dice.first_position === p;
+    const who = p === g.banker_position ? `${seat} (bank)` : seat;
+    const box = el("div", { class: `position${first ? " first" : ""}${hand ? " active" : ""}`, "data-position": p, "data-seat": seat, "data-first": first ? "yes" : "no",
+      "data-bet": (g.bets || {})[seat] ?? "" }, el("span", { class: "label", text: `${p}. ${who}${(g.bets || {})[seat] ? " · " + g.bets[seat] : ""}` }));
+    if (hand && hand.back) {
+      box.append(el("div", { class: "pg-hand", "data-part": "back" }, cardsEl(hand.back), el("small", { text: hand.back_hand })));
+      box.append(el("div", { class: "pg-hand", "data-part": "front" }, cardsEl(hand.front), el("small", { text: hand.front_hand })));
+      if (hand.foul) box.append(el("span", { class: "result", text: "foul" }));
+    } else if (hand) box.append(el("small", { text: `${hand.cards} cards, not set` }));
+    const r = results[seat];
+    if (r) box.append(el("span", { class: "result", "data-result": r.outcome, text: `${r.outcome} ${signed(r.won)}` }));
+    positions.append(box);
+  }
+  wrap.append(positions);
+  const last = (g.history || []).slice(-1)[0];
+  if (last) wrap.append(el("p", { class: "last-round", "data-round": last.round, text: `Round ${last.round}: dice ${last.dice.join("+")} — ` +
+    last.results.map((r) => `${r.seat} ${r.outcome}`).join(", ") }));
+  return wrap;
+};
+
+// ---- slots: reels, meters, the progressive -------------------------------------------------------
+function dollars(cents) { return `$${(cents / 100).toFixed(2)}`; }
+GAME_VIEWS.slots = (g) => {
+  const wrap = el("div", { class: "slots" });
+  const pools = el("div", { class: "progressives" });
+  for (const [name, p] of Object.entries(g.pools || {})) {
+    pools.append(el("div", { class: "progressive", "data-pool": name, "data-value-cents": p.value_cents, "data-wins": p.wins },
+      el("span", { class: "label", text: name }), el("span", { class: "progressive-value", text: dollars(p.value_cents) })));
+  }
+  wrap.append(pools);
+  for (const [id, m] of Object.entries(g.machines || {})) {
+    const spin = m.last_spin;
+    const box = el("div", { class: "slot-machine", "data-machine": id, "data-title": m.slug, "data-credits": m.meters.credits, "data-games-played": m.meters.games_played });
+    box.append(el("h4", { text: `${id} · ${m.title} · ${m.denomination_cents}¢` }));
+    const reels = el("div", { class: "reels", "data-stops": spin ? spin.stops.join(",") : "" });
+    const rows = spin ? spin.display : [];
+    const count = rows.length ? rows[0].length : 3;
+    for (let r = 0; r < count; r++) {
+      const reel = el("div", { class: "reel", "data-reel": r + 1 });
+      for (let row = 0; row < rows.length; row++) reel.append(el("span", { class: `symbol${row === 1 ? " payline" : ""}`, "data-row": row + 1, text: rows[row][r] }));
+      if (!rows.length) reel.append(el("span", { class: "symbol", text: "–" }));
+      reels.append(reel);
+    }
+    box.append(reels);
+    if (spin) box.append(el("p", { class: "result", "data-win": spin.win, text: spin.win ? `WIN ${spin.win}${spin.jackpot ? " · JACKPOT " + spin.jackpot : ""}` +
+      (spin.line_wins.length ? ` (${spin.line_wins.map((w) => w.combination).join(", ")})` : "") : `${spin.kind} spin, ${spin.coins} coins` }));
+    const meters = el("div", { class: "slot-meters" });
+    for (const key of ["credits", "coin_in", "coin_out", "games_played", "games_won", "jackpots"]) {
+      meters.append(stat(key.replace("_", " "), m.meters[key], { "data-meter": key, "data-value": m.meters[key] }));
+    }
+    for (const [key, value] of Object.entries(m.feature_meters || {})) meters.append(stat(key.replace("_", " "), value, { "data-meter": key, "data-value": value }));
+    box.append(meters);
+    if (m.pending) box.append(el("p", { class: "result", text: `${m.pending.kind} spin pending` }));
+    wrap.append(box);
+  }
+  return wrap;
+};
+
+// ---- scorebooks: the scoreboard -----------------------------------------------------------------
+GAME_VIEWS.scorebook = (g) => {
+  const wrap = el("div", { class: "scoreboard", "data-book": g.book, "data-current-game": g.current_game ?? "" });
+  wrap.append(title(`${g.title} · scoreboard`));
+  const games = g.games || [];
+  const current = games.find((x) => x.index === g.current_game);
+  if (current) {
+    const sides = current.sides.map((s) => s.name);
+    const leader = Math.max(...sides.map((s) => current.totals[s]));
+    const board = el("div", { class: "score-current", "data-game": current.game, "data-hands": current.hands });
+    board.append(el("h4", { text: `Game ${current.index}: ${current.title}${current.result ? " — " + current.result.label : ""}` }));
+    const row = el("div", { class: "score-totals" });
+    for (const s of sides) {
+      row.append(el("div", { class: `score-side${current.totals[s] === leader ? " leading" : ""}${current.result && current.result.winners.includes(s) ? " winner" : ""}`,
+        "data-side": s, "data-total": current.totals[s] }, el("span", { class: "label", text: s }), el("span", { class: "score-value", text: current.totals[s] })));
+    }
+    board.append(row, el("p", { text: `${current.hands} hands · ${Object.entries(current.rules || {}).map(([k, v]) => `${k} ${v}`).join(", ")}` }));
+    wrap.append(board);
+  }
+  const players = g.players || [];
+  const rows = games.slice(-8).map((x) => el("tr", { class: "score-game", "data-game-index": x.index, "data-game": x.game },
+    el("th", { text: `${x.index}. ${x.game}` }), ...players.map((p) => {
+      const side = (x.sides.find((s) => s.members.includes(p)) || {}).name;
+      return el("td", { "data-player": p, "data-total": side != null ? x.totals[side] : "", text: side != null ? x.totals[side] : "" });
+    })));
+  const session = (g.session || {}).players || {};
+  rows.push(el("tr", { class: "score-session" }, el("th", { text: "Session" }), ...players.map((p) => el("td", { "data-player": p,
+    "data-points": (session[p] || {}).points ?? 0, "data-games-won": (session[p] || {}).games_won ?? 0,
+    text: `${(session[p] || {}).points ?? 0} (${(session[p] || {}).games_won ?? 0} won)` }))));
+  wrap.append(grid(["Game", ...players], rows, { class: "grid scores" }));
   return wrap;
 };

@@ -51,9 +51,14 @@ const GAME_VIEWS = {};
 
 function genericView(game) { return el("pre", { class: "json", text: JSON.stringify(game, null, 1) }); }
 
-function gameEl(name, game) {
-  const view = GAME_VIEWS[name] || genericView;
-  try { return view(game); } catch (e) { console.error(e); return genericView(game); }
+// A view is found by the game's key ("faro"), else by its prefix ("scorebook:friday" → "scorebook").
+// It gets the game's public JSON, the whole table state (balances, shoe) and the key.
+function gameEl(name, game, state) {
+  const view = GAME_VIEWS[name] || GAME_VIEWS[name.split(":")[0]] || genericView;
+  let node;
+  try { node = view(game, state || {}, name); } catch (e) { console.error(e); node = genericView(game); }
+  node.dataset.gameView = name;
+  return node;
 }
 
 function connect(onState, onMessage) {
