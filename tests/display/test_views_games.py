@@ -1,0 +1,230 @@
+"""Each game's big-screen view in a real browser (Debian's Chromium), drawing a live simulated table.
+
+Every test starts ``dealer serve`` with ``DEALER_TABLE__GAME=<game>``, lets the table play itself,
+stops autoplay and checks what the view draws against ``/state`` (read separately from the page).
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from serving import Server
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
+ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+# the engine deals (no device simulators): the views, not the devices, are under test here
+ENGINE = {"DEALER_DEVICES__SHOE": "none", "DEALER_DEVICES__SHUFFLER": "none", "DEALER_DEVICES__REELS": "none",
+          "DEALER_DEVICES__CAMERA": "none", "DEALER_TABLE__PACE_MS": "5"}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
+def serve(tmp_path: Path, game: str, **env: str) -> Server:
+    return Server(tmp_path / "table.db", env={**ENGINE, "DEALER_TABLE__GAME": game, **env})
+
+
+def display(browser: Any, server: Server) -> Any:
+    page = browser.new_page()
+    page.goto(server.url + "/display")
+    page.wait_for_selector("body[data-connected=yes]", timeout=20_000)
+    return page
+
+
+def freeze(page: Any, server: Server) -> dict[str, Any]:
+    """Stop autoplay, wait for the page to show the last event, and return the table's state."""
+    server.post("/api/autoplay", {"on": False})
+    time.sleep(0.2)  # a step in progress finishes
+    state = server.get("/state")
+    page.wait_for_function(f"Number(document.body.dataset.seq) === {state['seq']}", timeout=10_000)
+    return state
+
+
+def attrs(page: Any, selector: str, *names: str) -> list[dict[str, str]]:
+    script = f"els => els.map(e => Object.fromEntries({list(names)!r}.map(n => [n, e.getAttribute(n)])))"
+    return page.eval_on_selector_all(selector, script)  # type: ignore[no-any-return]
+
+
+def codes(page: Any, selector: str) -> list[str]:
+    return [a["data-card"] for a in attrs(page, selector, "data-card")]
+
+
+def operate(server: Server, kind: str, **payload: Any) -> None:
+    server.post("/api/operations", {"kind": kind, "payload": payload})
+
+
+def test_faro_casekeeper_counts_the_cards_seen(browser: Any, tmp_path: Path) -> None:
+    server = serve(tmp_path, "faro")
+    try:
+        page = display(browser, server)
+        page.wait_for_selector("#casekeeper[data-cards-out]", timeout=20_000)
+        page.wait_for_function("Number(document.querySelector('#casekeeper').dataset.cardsOut) >= 9",
+                               timeout=30_000)
+        state = freeze(page, server)
+        faro = state["games"]["faro"]
+        seen = [faro["soda"], faro["hock"], *faro["losers"], *faro["winners"],
+                *(c["card"] for c in faro["current_turn"] if c["role"] in ("loser", "winner"))]
+        by_rank = Counter(code[:-1] for code in seen if code)
+        spindles = attrs(page, "#casekeeper .spindle", "data-rank", "data-out", "data-left")
+        assert [s["data-rank"] for s in spindles] == ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J",
+                                                      "Q", "K"]
+        for s in spindles:  # RULES A5: four counters a spindle, one moved per card of that rank seen
+            assert int(s["data-out"]) == min(by_rank[s["data-rank"]], 4)
+            assert int(s["data-left"]) == 4 - int(s["data-out"])
+        beads = page.eval_on_selector_all("#casekeeper .bead.out", "els => els.length")
+        assert beads == sum(min(n, 4) for n in by_rank.values())
+        shown_turns = attrs(page, ".faro .turn", "data-turn", "data-loser", "data-winner")
+        expected = [{"data-turn": str(t["turn"]), "data-loser": t["loser"], "data-winner": t["winner"]}
+                    for t in faro["history"][-8:][::-1]]
+        assert shown_turns == expected
+    finally:
+        server.stop()
+
+
+def test_trente_et_quarante_rows_and_marqueur(browser: Any, tmp_path: Path) -> None:
+    server = serve(tmp_path, "trente-et-quarante")
+    try:
+        page = display(browser, server)
+        page.wait_for_function("document.querySelectorAll('.marqueur .coup').length >= 3", timeout=40_000)
+        state = freeze(page, server)
+        tq = state["games"]["trente-et-quarante"]
+        rows = {r["data-row"]: int(r["data-total"]) for r in attrs(page, ".tq-row", "data-row", "data-total")}
+        assert rows == {"noir": tq["noir"]["total"], "rouge": tq["rouge"]["total"]}
+        coups = [h for h in tq["history"] if not h.get("void")][-30:]
+        cells = attrs(page, ".marqueur .coup", "data-coup", "data-winner", "data-noir", "data-rouge")
+        assert [(int(c["data-coup"]), int(c["data-noir"]), int(c["data-rouge"])) for c in cells] == [
+            (h["coup"], h["noir"], h["rouge"]) for h in coups]
+        for cell, coup in zip(cells, coups, strict=True):  # RULES A7: the lower row wins
+            assert cell["data-winner"] == (coup["winner"] or "refait")
+            if not coup["refait_31"]:
+                assert cell["data-winner"] == ("noir" if coup["noir"] < coup["rouge"] else "rouge")
+    finally:
+        server.stop()
+
+
+def test_red_dog_spread_and_hands(browser: Any, tmp_path: Path) -> None:
+    server = serve(tmp_path, "red-dog")
+    try:
+        page = display(browser, server)
+        page.wait_for_function("document.querySelectorAll('.rd-hand').length >= 3", timeout=40_000)
+        state = freeze(page, server)
+        game = state["games"]["red-dog"]
+        assert page.get_attribute(".red-dog", "data-spread") == ("" if game["spread"] is None
+                                                                 else str(game["spread"]))
+        shown = attrs(page, ".rd-hand", "data-hand", "data-spread")
+        assert shown == [{"data-hand": str(h["hand"]), "data-spread": str(h["spread"])}
+                         for h in game["history"][-8:][::-1]]
+        assert codes(page, ".red-dog-cards .card[data-card]") == game["cards"]
+    finally:
+        server.stop()
+
+
+def test_pai_gow_dice_pick_the_first_seat(browser: Any, tmp_path: Path) -> None:
+    server = serve(tmp_path, "pai-gow")
+    try:
+        page = display(browser, server)
+        page.wait_for_selector(".pai-gow .dice[data-total]:not([data-total=''])", timeout=40_000)
+        page.wait_for_selector(".pai-gow .position .pg-hand", timeout=40_000)
+        state = freeze(page, server)
+        game = state["games"]["pai-gow"]
+        dice = game["dice"]
+        assert dice is not None
+        assert [int(a["data-value"]) for a in attrs(page, ".die", "data-value")] == dice["dice"]
+        assert int(page.get_attribute(".dice", "data-total")) == sum(dice["dice"])
+        # RULES A8: counting the dealer as 1, position ((total - 1) mod 7) + 1 takes the first hand
+        first = attrs(page, ".position[data-first=yes]", "data-position", "data-seat")
+        position = (sum(dice["dice"]) - 1) % 7 + 1
+        assert first == [{"data-position": str(position),
+                          "data-seat": "dealer" if position == 1 else f"seat-{position - 1}"}]
+    finally:
+        server.stop()
+
+
+def test_slot_reels_meters_and_progressive(browser: Any, tmp_path: Path) -> None:
+    server = serve(tmp_path, "slots")
+    try:
+        page = display(browser, server)
+        page.wait_for_selector(".slot-machine .reel .symbol", timeout=40_000)
+        page.wait_for_function("Number(document.querySelector('.slot-machine').dataset.gamesPlayed) >= 5",
+                               timeout=40_000)
+        state = freeze(page, server)
+        floor = state["games"]["slots"]
+        pools = attrs(page, ".progressive", "data-pool", "data-value-cents")
+        assert pools and {p["data-pool"]: int(p["data-value-cents"]) for p in pools} == {
+            name: p["value_cents"] for name, p in floor["pools"].items()}
+        for machine, m in floor["machines"].items():
+            box = f".slot-machine[data-machine='{machine}']"
+            meters = {a["data-meter"]: int(a["data-value"]) for a in attrs(page, f"{box} [data-meter]",
+                                                                            "data-meter", "data-value")}
+            assert meters["credits"] == m["meters"]["credits"]
+            assert meters["games_played"] == m["meters"]["games_played"]
+            script = "rs => rs.map(r => [...r.querySelectorAll('.symbol')].map(s => s.textContent))"
+            reels = page.eval_on_selector_all(f"{box} .reel", script)
+            display_rows = m["last_spin"]["display"]  # rows top to bottom, one symbol per reel
+            assert reels == [list(col) for col in zip(*display_rows, strict=True)]
+    finally:
+        server.stop()
+
+
+def test_blackjack_view_shows_shoe_penetration(browser: Any, tmp_path: Path) -> None:
+    server = serve(tmp_path, "blackjack")
+    try:
+        page = display(browser, server)
+        page.wait_for_selector(".blackjack .hand[data-seat] .card", timeout=30_000)
+        state = freeze(page, server)
+        assert page.get_attribute("[data-penetration]", "data-penetration") == str(
+            round(100 * state["shoe"]["penetration"]))
+        dealer = state["games"]["blackjack"]["dealer"]
+        assert codes(page, "#dealer-hand .card") == [c or "BK" for c in dealer["cards"]]
+    finally:
+        server.stop()
+
+
+def test_pot_game_and_scoreboard_views_draw_operations_entered_by_hand(browser: Any, tmp_path: Path) -> None:
+    """A table with no configured game: the dealer opens in-between and a scorebook through the API."""
+    server = serve(tmp_path, "none")
+    try:
+        page = display(browser, server)
+        for seat in ("ann", "bob"):
+            server.post("/api/operations", {"kind": "chips.transfer", "payload": {
+                "source": "cage", "target": seat, "amount": 20, "reason": "buy-in"}})
+        server.post("/api/operations", {"kind": "inbetween.new", "payload": {"players": ["ann", "bob"],
+                                                                              "dealer": "bob"}})
+        for code in ("3S", "QH"):
+            server.post("/api/operations", {"kind": "inbetween.card", "payload": {"card": code}})
+        page.wait_for_selector(".in-between .in-between-cards[data-spread=spread]", timeout=10_000)
+        assert page.get_attribute(".in-between .pot", "data-pot") == "2"  # RULES A13: everyone antes one
+        server.post("/api/operations", {"kind": "inbetween.bet", "payload": {"seat": "ann", "amount": 2}})
+        server.post("/api/operations", {"kind": "inbetween.card", "payload": {"card": "7C"}})
+        server.post("/api/operations", {"kind": "inbetween.settle", "payload": {}})
+        page.wait_for_selector(".ib-turn[data-result=won]", timeout=10_000)
+        state = server.get("/state")
+        pot = state["balances"]["in-between-pot"]
+        page.wait_for_selector(f".in-between .pot[data-pot='{pot}']", timeout=10_000)
+        assert page.get_attribute(".player[data-player=ann]", "data-balance") == str(state["balances"]["ann"])
+
+        operate(server, "score.open", book="fri", players=["ann", "bob", "cy"])
+        operate(server, "score.start-game", book="fri", game="hearts")
+        operate(server, "score.enter", book="fri", entry="hand",
+                data={"hearts": {"ann": 5, "bob": 8, "cy": 0}, "queen": "cy"})
+        page.wait_for_selector(".scoreboard[data-book=fri] .score-side[data-total='13']", timeout=10_000)
+        book = server.get("/state")["games"]["scorebook:fri"]
+        sides = {a["data-side"]: int(a["data-total"])
+                 for a in attrs(page, ".score-side", "data-side", "data-total")}
+        assert sides == book["games"][0]["totals"] == {"ann": 5, "bob": 8, "cy": 13}  # the queen is 13
+    finally:
+        server.stop()
