@@ -266,7 +266,7 @@ def detect_cards(
     h, w = image.shape[:2]
     scale = max(1.0, w / work_width)
     small = (
-        cv2.resize(image, (int(round(w / scale)), int(round(h / scale))), interpolation=cv2.INTER_AREA)
+        cv2.resize(image, (int(round(w / scale)), int(round(h / scale))), interpolation=cv2.INTER_LINEAR)
         if scale > 1.0
         else image
     )
@@ -298,6 +298,8 @@ def detect_cards(
                 and 1.15 < aspect < 1.85
                 and min(rw, rh) >= min_w
             ):
+                if area > 0.85 * small.shape[0] * small.shape[1]:
+                    continue  # the whole frame's border, not a card
                 quads.append(_as_quad(_refine_quad(cnt, approx) * scale))
             elif hull_area > 1.3 * min_area and level == 0:
                 others.append(cnt)

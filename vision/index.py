@@ -92,7 +92,7 @@ def _describe(ink: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
     canvas[oy : oy + nh, ox : ox + nw] = small
     grad = hog(canvas)
     pix = cv2.resize(canvas, (12, 12), interpolation=cv2.INTER_AREA).astype(np.float32).ravel() / 255.0
-    shape = np.array([np.log(h / max(w, 1)), h / PX * 4, w / PX * 4, x / PW, y / PH], np.float32)
+    shape = np.array([np.log(h / max(w, 1)), h / PX * 4, w / PX * 4], np.float32)
     return np.concatenate([grad, pix, shape])
 
 
@@ -137,7 +137,8 @@ def segment_index(patch: np.ndarray, *, from_right: bool = False) -> IndexGlyphs
             continue
         aligned = abs(c[2] - seed[2]) < 0.2 * seed[4] and abs(c[2] + c[4] - seed[2] - seed[4]) < 0.2 * seed[4]
         gap = max(c[1] - (seed[1] + seed[3]), seed[1] - (c[1] + c[3]))
-        if aligned and gap < 0.4 * seed[4]:
+        narrow = c[3] < 0.85 * seed[4] and seed[3] < 0.85 * seed[4]  # both halves of a "10" are narrow
+        if aligned and narrow and gap < 0.18 * seed[4]:
             members.append(c)
     rx0 = min(c[1] for c in members)
     ry0 = min(c[2] for c in members)

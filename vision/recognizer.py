@@ -204,6 +204,17 @@ class Recognizer:
                 )
         return out
 
+    def _whole_frame_card(self, image: np.ndarray, colour: bool) -> Sighting | None:
+        """A scan or a tight crop: the frame itself is the card when its shape is a card's."""
+        h, w = image.shape[:2]
+        if not 1.15 < max(h, w) / min(h, w) < 1.85:
+            return None
+        pts = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], float)
+        if w > h:
+            pts = np.roll(pts, -1, axis=0)
+        s = self._read_quad(image, CardQuad(pts), colour)
+        return s if s is not None and s.card != BACK else None
+
     # -- frame --------------------------------------------------------------------------------------
     def recognize(self, image: np.ndarray) -> list[Sighting]:
         """Every card sighting in ``image`` (BGR); in shoe mode at most one."""
@@ -229,6 +240,9 @@ class Recognizer:
         if self.mode == "table" or not sightings:
             for blob in det.blobs:
                 sightings += self._read_corners(view, blob.corners, colour)
+        if self.mode == "shoe" and not sightings:
+            whole = self._whole_frame_card(view, colour)
+            sightings = [whole] if whole else []
         if self.mode == "shoe" and sightings:
             sightings = [max(sightings, key=lambda s: s.confidence)]
         if ox or oy:

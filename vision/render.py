@@ -155,6 +155,7 @@ class CardStyle:
     rank_width: float = 0.085  # width of one character; "10" is wider
     suit_gap: float = 0.02
     suit_size: float = 0.1
+    suit_aspect: float = 1.1  # height / width of the index suit
     four_index: bool = False
     paper: tuple[int, int, int] = (245, 245, 242)
     suit_variant: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
@@ -180,7 +181,7 @@ class CardStyle:
         rw = self.rank_width * (1.7 if rank == "10" else 1.0) * (1.15 if rank in ("Q", "K", "A") else 1.0)
         rank_box = (self.index_x - rw / 2, self.index_top, rw, self.rank_height)
         sy = self.index_top + self.rank_height + self.suit_gap
-        suit_box = (self.index_x - self.suit_size / 2, sy, self.suit_size, self.suit_size * 1.1)
+        suit_box = (self.index_x - self.suit_size / 2, sy, self.suit_size, self.suit_size * self.suit_aspect)
         return rank_box, suit_box
 
 

@@ -51,12 +51,13 @@ def random_style(rng: np.random.Generator, fonts: list[str], suit_fonts: list[st
     for s in SUITS:
         if s not in suit_masks:
             suit_masks[s] = suit_mask(s, variant=np.array(variant))
-    rank_height = float(rng.uniform(0.1, 0.21))
-    suit_size = float(rng.uniform(0.06, 0.13))
-    top = float(rng.uniform(0.03, 0.09))
-    gap = float(rng.uniform(0.0, 0.04))
-    if top + rank_height + gap + suit_size * 1.1 > 0.56:
-        rank_height = 0.56 - top - gap - suit_size * 1.1
+    rank_height = float(rng.uniform(0.1, 0.26))
+    suit_size = float(rng.uniform(0.06, 0.14))
+    top = float(rng.uniform(0.03, 0.18))
+    gap = float(rng.uniform(0.0, 0.05))
+    aspect = float(rng.uniform(0.9, 1.6))
+    if top + rank_height + gap + suit_size * aspect > 0.58:
+        rank_height = 0.58 - top - gap - suit_size * aspect
     paper = tuple(int(v) for v in rng.integers(215, 256, 3))
     return CardStyle(
         font=font,
@@ -68,6 +69,7 @@ def random_style(rng: np.random.Generator, fonts: list[str], suit_fonts: list[st
         rank_width=float(rng.uniform(0.055, 0.11)) * rank_height / 0.14,
         suit_gap=gap,
         suit_size=suit_size,
+        suit_aspect=aspect,
         paper=paper,
         suit_variant=variant,  # type: ignore[arg-type]
         back_colour=tuple(int(v) for v in rng.integers(0, 220, 3)),  # type: ignore[arg-type]
