@@ -164,6 +164,17 @@ class _UpcardTables:
         self.cls4 = np.empty(comb(51, 4), dtype=np.int64)
         self.cls4[_colex(quads)] = cls
 
+    def counts(self, local: npt.NDArray[np.uint8], mine: I64, qualify: np.int64) -> tuple[I64, I64, I64, I64]:
+        """(no-qualify, wins, ties, losses) among the dealer hands avoiding each row's cards, for a
+        player hand of class ``mine`` (a player below ace-king cannot beat a qualifying dealer)."""
+        no_q = self.below(local, np.full(local.shape[0], qualify, dtype=np.int64))
+        lt = self.below(local, mine)
+        le = self.below(local, mine + 1)
+        above = mine >= qualify
+        wins = np.where(above, lt - no_q, 0)
+        ties = np.where(above, le - lt, 0)
+        return no_q, wins, ties, DEALER_HOLE - no_q - wins - ties
+
     def below(self, local: npt.NDArray[np.uint8], x: I64) -> I64:
         """Dealer hands avoiding every card of each row of ``local`` (5 local card numbers, increasing)
         whose class is below ``x`` (per row)."""
@@ -218,13 +229,7 @@ def analyze(call_multiple: int = 2, paytable: Paytable = DEFAULT_PAYTABLE,
         tables = _UpcardTables(upcard, quads)
         reps, weight = _canonical_hands(upcard, fives, tables.others)
         mine = _class_of(evaluate_batch(tables.others[reps], Ranking.STANDARD, check=False))
-        no_q = tables.below(reps, np.full(reps.shape[0], qualify, dtype=np.int64))
-        lt = tables.below(reps, mine)
-        le = tables.below(reps, mine + 1)
-        above = mine >= qualify
-        wins = np.where(above, lt - no_q, 0)
-        ties = np.where(above, le - lt, 0)
-        losses = DEALER_HOLE - no_q - wins - ties
+        no_q, wins, ties, losses = tables.counts(reps, mine, qualify)
         pay = pay_of_class[mine]
         call = no_q * scale + wins * (scale + call_multiple * pay) - losses * (scale + call_multiple * scale)
         fold = -DEALER_HOLE * scale
