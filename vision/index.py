@@ -76,9 +76,12 @@ class Glyph:
 
 @dataclass(frozen=True)
 class IndexGlyphs:
+    """The rank glyph (with alternatives: a "10" joined, or its left part alone) and the suit glyph."""
+
     rank: Glyph
     suit: Glyph | None
     ink_contrast: float
+    rank_alternatives: tuple[Glyph, ...] = ()
 
 
 def _describe(ink: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
@@ -138,7 +141,7 @@ def segment_index(patch: np.ndarray, *, from_right: bool = False) -> IndexGlyphs
         aligned = abs(c[2] - seed[2]) < 0.2 * seed[4] and abs(c[2] + c[4] - seed[2] - seed[4]) < 0.2 * seed[4]
         gap = max(c[1] - (seed[1] + seed[3]), seed[1] - (c[1] + c[3]))
         narrow = c[3] < 0.85 * seed[4] and seed[3] < 0.85 * seed[4]  # both halves of a "10" are narrow
-        if aligned and narrow and gap < 0.18 * seed[4]:
+        if aligned and narrow and gap < 0.3 * seed[4]:
             members.append(c)
     rx0 = min(c[1] for c in members)
     ry0 = min(c[2] for c in members)
@@ -149,8 +152,8 @@ def segment_index(patch: np.ndarray, *, from_right: bool = False) -> IndexGlyphs
         for c in comps
         if c not in members
         and c[2] >= ry1 - 0.01 * PX
-        and c[1] < rx1 + 0.03 * PX
-        and c[1] + c[3] > rx0 - 0.03 * PX
+        and c[1] < seed[1] + seed[3] + 0.03 * PX
+        and c[1] + c[3] > seed[1] - 0.03 * PX
         and c[2] - ry1 < 0.6 * (ry1 - ry0)
     ]
     suit_c = min(below, key=lambda c: c[2]) if below else None
@@ -174,8 +177,9 @@ def segment_index(patch: np.ndarray, *, from_right: bool = False) -> IndexGlyphs
         return Glyph(box, _describe(ink, box), redness)
 
     rank = glyph([c[0] for c in members], (rx0, ry0, rx1 - rx0, ry1 - ry0))
+    alternatives = (glyph([seed[0]], (seed[1], seed[2], seed[3], seed[4])),) if len(members) > 1 else ()
     suit = glyph([suit_c[0]], (suit_c[1], suit_c[2], suit_c[3], suit_c[4])) if suit_c else None
-    return IndexGlyphs(rank, suit, (white - dark) / 255.0)
+    return IndexGlyphs(rank, suit, (white - dark) / 255.0, alternatives)
 
 
 def white_balance_redness(patch: np.ndarray) -> float:

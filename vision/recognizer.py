@@ -82,24 +82,26 @@ class Recognizer:
         glyphs = segment_index(patch, from_right=sideways)
         if glyphs is None or glyphs.suit is None:
             return None
-        feats = np.stack([glyphs.rank.features, glyphs.suit.features])
-        pr = self.model.rank.probabilities(feats[:1])[0]
-        ps = self.model.suit.probabilities(feats[1:])[0]
+        options = (glyphs.rank,) + glyphs.rank_alternatives
+        prs = self.model.rank.probabilities(np.stack([g.features for g in options]))
+        best = int(prs[:, -1].argmin())  # the rank reading that looks most like a glyph
+        rank_glyph, pr = options[best], prs[best]
+        ps = self.model.suit.probabilities(glyphs.suit.features[None])[0]
         if self.calibration is not None:
-            pr, ps = self.calibration.adjust(glyphs.rank.features, glyphs.suit.features, pr, ps)
+            pr, ps = self.calibration.adjust(rank_glyph.features, glyphs.suit.features, pr, ps)
         reject = float(max(pr[-1], ps[-1]))
         pr_c = pr[:-1] / max(pr[:-1].sum(), 1e-9)
         ps_c = ps[:-1].copy()
         if colour:
-            red = 0.5 * (glyphs.suit.redness + glyphs.rank.redness)
+            red = 0.5 * (glyphs.suit.redness + rank_glyph.redness)
             is_red = 1.0 / (1.0 + np.exp(-(red - 0.18) * 25.0))
             ps_c *= np.array([1 - is_red if s not in RED_SUITS else is_red for s in _SUITS]) + 1e-3
         ps_c = ps_c / max(ps_c.sum(), 1e-9)
         r, s = int(pr_c.argmax()), int(ps_c.argmax())
         conf = float(pr_c[r] * ps_c[s] * (1.0 - reject))
-        x0 = min(glyphs.rank.box[0], glyphs.suit.box[0])
-        y0 = glyphs.rank.box[1]
-        x1 = max(glyphs.rank.box[0] + glyphs.rank.box[2], glyphs.suit.box[0] + glyphs.suit.box[2])
+        x0 = min(rank_glyph.box[0], glyphs.suit.box[0])
+        y0 = rank_glyph.box[1]
+        x1 = max(rank_glyph.box[0] + rank_glyph.box[2], glyphs.suit.box[0] + glyphs.suit.box[2])
         y1 = glyphs.suit.box[1] + glyphs.suit.box[3]
         if sideways:
             x0, x1 = patch.shape[1] - x1, patch.shape[1] - x0
