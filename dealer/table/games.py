@@ -207,6 +207,15 @@ def _seat_of(prompt: Prompt) -> int:
     return int(prompt.who.removeprefix("seat-"))
 
 
+def _number(who: str) -> int:
+    """``seat-3`` → 3; ``dealer`` → 0 (the stud games number the dealer 0)."""
+    if who == "dealer":
+        return 0
+    if not who.startswith("seat-") or not who.removeprefix("seat-").isdigit():
+        raise IllegalOperation(f"the prompt names no seat ({who!r})")
+    return int(who.removeprefix("seat-"))
+
+
 def _needs_input(option: str) -> IllegalOperation:
     return IllegalOperation(f"{option!r} needs an amount, a seat or a card: use the form (POST "
                             "/api/operations or /api/cards)")
@@ -264,6 +273,9 @@ _NEW = {
     "dealer.core.games.trente_et_quarante": "NewTrenteEtQuarante",
     "dealer.core.games.red_dog": "NewRedDog",
     "dealer.core.games.paigow": "NewPaiGowGame",
+    "dealer.core.games.caribbean_stud": "NewCaribbeanStudGame",
+    "dealer.core.games.let_it_ride": "NewLetItRideGame",
+    "dealer.core.games.pusoy": "NewPusoyGame",
 }
 
 SLOT_TITLES = ("diamond-mine", "triple-7-inferno", "crazy-dragon")  # crazy dragon: a progressive
@@ -322,6 +334,21 @@ GAMES: dict[str, GameEntry] = {
         opener=_open_simple(), shoe=lambda game: ShoeRules(1, "52+1", CutRule(0, 0), BurnRule.NONE),
         between_rounds=lambda game: game.cards_dealt == 0 and game.phase.value in ("betting", "over"),
         fresh_pack=True),
+    "caribbean-stud": GameEntry(
+        "caribbean_stud", "NewCaribbeanStudGame", "Caribbean stud poker against the dealer (RULES A10)",
+        _table_actions({"deal": "CaribbeanDeal", "settle": "CaribbeanSettle"},
+                       {"fold": lambda m, who: m.CaribbeanFold(_number(who)),
+                        "call": lambda m, who: m.CaribbeanCall(_number(who)),
+                        "reveal": lambda m, who: m.CaribbeanReveal(_number(who), ())}),
+        opener=_open_simple()),
+    "let-it-ride": GameEntry(
+        "let_it_ride", "NewLetItRideGame", "Let it ride: three bets, two community cards (RULES A11)",
+        _table_actions({"deal": "LetItRideDeal", "settle": "LetItRideSettle", "turn": "RevealCommunity"},
+                       {"show": lambda m, who: m.LetItRideShow(_number(who))}),
+        opener=_open_simple()),
+    "pusoy": GameEntry(
+        "pusoy", "NewPusoyGame", "Pusoy (Chinese poker) against the dealer (RULES A9)",
+        _table_actions({"deal": "PusoyDeal", "settle": "PusoySettle"}), opener=_open_simple()),
     "slots": GameEntry("games.slots", "InstallMachine",
                        "Slot machines with meters and a shared progressive (RULES A14)",
                        opener=_open_slots),

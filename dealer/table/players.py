@@ -221,3 +221,40 @@ def slots_bettor(module: Any, table: TableState, game: Any, players: int, rng: R
 
 BETTORS["pai-gow"] = pai_gow_bettor
 BETTORS["slots"] = slots_bettor
+
+
+def _stud_bettor(bet: str, deal: str, verify: str, placed: str, minimum: str, cover: int) -> Bettor:
+    """Seats post their bets (buying in to ``cover`` times the stake), then the dealer deals."""
+    def bettor(module: Any, table: TableState, game: Any, players: int, rng: Rng) -> Operation | None:
+        if game.prompt().step is not Step.BET:
+            return None
+        for seat in range(1, players + 1):
+            if seat in getattr(game, placed):
+                continue
+            amount = _stake(rng, max(getattr(game.rules, minimum), 5))
+            account = f"seat-{seat}"
+            if table.ledger.balance(account) < cover * amount:
+                return TransferChips("cage", account, max(BUY_IN, cover * amount), "simulated player buys in")
+            try:
+                getattr(game, verify)(seat, amount)
+            except ValueError:
+                continue  # a seat the game does not offer (pusoy seats three)
+            op: Operation = getattr(module, bet)(seat, amount)
+            return op
+        if not getattr(game, placed):
+            return None
+        verify_deal = getattr(game, "verify_deal", None)
+        try:
+            if verify_deal is not None:
+                verify_deal()
+        except ValueError:
+            return None
+        deal_op: Operation = getattr(module, deal)()
+        return deal_op
+    return bettor
+
+
+BETTORS["caribbean-stud"] = _stud_bettor("CaribbeanAnte", "CaribbeanDeal", "verify_ante", "seats", "min_ante",
+                                         3)
+BETTORS["let-it-ride"] = _stud_bettor("LetItRideBet", "LetItRideDeal", "verify_bet", "seats", "min_bet", 3)
+BETTORS["pusoy"] = _stud_bettor("PusoyBet", "PusoyDeal", "verify_bet", "hands", "min_bet", 2)

@@ -302,3 +302,54 @@ GAME_VIEWS.scorebook = (g) => {
   wrap.append(grid(["Game", ...players], rows, { class: "grid scores" }));
   return wrap;
 };
+
+// ---- caribbean stud, let it ride, pusoy: seats against the dealer (or the community cards) ----------
+function handCards(cards) { return Array.isArray(cards) ? cardsEl(cards) : cardsEl(Array(cards || 0).fill("BK")); }
+function lastResults(g) {
+  const last = (g.history || []).slice(-1)[0];
+  if (!last) return null;
+  return el("p", { class: "last-round", "data-round": last.round, text: `Round ${last.round}: ` +
+    (last.results || []).map((r) => `seat ${r.seat} ${r.outcome || r.result} ${signed(r.net ?? 0)}`).join(", ") });
+}
+function studView(kind) {
+  return (g) => {
+    const wrap = el("div", { class: `stud ${kind}`, "data-round": g.round, "data-phase": g.phase });
+    wrap.append(title(`${{ "caribbean-stud": "Caribbean stud", "let-it-ride": "Let it ride", pusoy: "Pusoy" }[kind]} · round ${g.round} · ${g.phase}`));
+    if (g.dealer) {
+      const d = g.dealer;
+      const cards = Array.isArray(d.cards) ? d.cards : [...Array(Math.max((d.cards || 0) - 1, 0)).fill("BK"), ...(d.upcard ? [d.upcard] : [])];
+      wrap.append(el("div", { class: "hand", id: "dealer-hand", "data-qualifies": d.qualifies == null ? "" : String(d.qualifies) },
+        el("span", { class: "label", text: "Dealer" }), cardsEl(cards), el("span", { class: "result", text: d.hand ? `${d.hand}${d.qualifies === false ? " (does not qualify)" : ""}` : "" })));
+    }
+    if (g.community) wrap.append(el("div", { class: "hand community", "data-turned": g.community.filter((c) => c !== "BK").length },
+      el("span", { class: "label", text: "Community" }), cardsEl(g.community)));
+    const rows = g.seats || g.hands || {};
+    const results = {};
+    for (const r of g.results || []) (results[String(r.seat)] ||= []).push(r);
+    for (const [n, s] of Object.entries(rows)) {
+      if (n === "dealer" && kind === "pusoy") {
+        wrap.append(el("div", { class: "hand", id: "dealer-hand", "data-seat": "dealer" }, el("span", { class: "label", text: "Dealer" }),
+          s.setting ? settingEl(s.setting) : handCards(s.cards)));
+        continue;
+      }
+      const stake = s.ante != null ? `ante ${s.ante}${s.call ? " · call " + s.call : ""}${s.folded ? " · folded" : ""}` : s.unit != null ? `${s.in_action ?? ""} in action` : `bet ${s.bet}`;
+      const row = el("div", { class: "hand", "data-seat": n }, el("span", { class: "label", text: `Seat ${n} · ${stake}` }));
+      row.append(s.setting ? settingEl(s.setting) : handCards(s.cards));
+      if (s.hand) row.append(el("small", { text: ` ${s.hand}` }));
+      const mine = results[n] || [];
+      if (mine.length) row.append(el("span", { class: "result", "data-result": mine.map((r) => r.outcome || r.result).join(" "), text: mine.map((r) => `${r.outcome || r.result} ${signed(r.net ?? 0)}`).join(" · ") }));
+      wrap.append(row);
+    }
+    const last = lastResults(g);
+    if (last) wrap.append(last);
+    return wrap;
+  };
+}
+function settingEl(setting) {
+  const box = el("span", { class: "setting" });
+  for (const part of ["back", "middle", "front"]) if (setting[part]) box.append(el("span", { class: "pg-hand", "data-part": part }, cardsEl(setting[part])));
+  return box;
+}
+GAME_VIEWS["caribbean-stud"] = studView("caribbean-stud");
+GAME_VIEWS["let-it-ride"] = studView("let-it-ride");
+GAME_VIEWS.pusoy = studView("pusoy");
