@@ -83,6 +83,9 @@ class Paytable:
             ratios[name.strip()] = Ratio.parse(ratio)
         return cls(MappingProxyType(ratios))
 
+    def __hash__(self) -> int:
+        return hash(tuple(sorted((name, str(r)) for name, r in self.ratios.items())))
+
     def ratio(self, name: str) -> Ratio:
         return self.ratios[name]
 

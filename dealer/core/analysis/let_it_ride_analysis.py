@@ -85,6 +85,9 @@ class Paytable:
             return "tens-or-better"
         return "lose"
 
+    def __hash__(self) -> int:
+        return hash(tuple(sorted((name, str(r)) for name, r in self.ratios.items())))
+
     def ratio(self, value: int) -> Ratio | None:
         line = self.line(value)
         return None if line == "lose" else self.ratios[line]
