@@ -12,7 +12,7 @@ for the same rules.
 >>> table.cell("hard", 16, 10), table.cell("hard", 12, 4), table.cell("pair", 8, 10)
 ('H', 'S', 'P')
 >>> table.cell("hard", 11, 6), table.cell("soft", 18, 3)
-('H', 'S', 'P', 'D')
+('D', 'Ds')
 """
 
 from __future__ import annotations
