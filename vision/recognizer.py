@@ -282,7 +282,7 @@ def read_index_crop(recognizer: Recognizer, crop: np.ndarray) -> Reading | None:
     paper = [int(np.percentile(crop[..., c][lo >= np.percentile(lo, 80)], 50)) for c in range(3)]
     patch = np.empty((PH, PW, 3), np.uint8)
     patch[:] = paper
-    y0, x0 = int(0.05 * PX), int(0.04 * PX)
+    y0 = x0 = 0  # the crop's own edges (card edge, table) touch the patch border and are dropped
     patch[y0 : y0 + small.shape[0], x0 : x0 + small.shape[1]] = small[: PH - y0, : PW - x0]
     frame = CornerFrame(np.zeros(2), np.array([1.0, 0.0]), np.array([0.0, 1.0]), float(PX))
     return recognizer.read_corner(patch, frame, colour=colour_is_informative(crop))

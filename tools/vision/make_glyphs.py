@@ -31,6 +31,21 @@ from vision.render import (  # noqa: E402
 from vision.sighting import RANKS, SUITS  # noqa: E402
 
 
+def flat_top_three(rng: np.random.Generator) -> np.ndarray:
+    """A "3" with a flat top bar and a diagonal, as on many casino and Bicycle-style indices."""
+    m = np.zeros((150, 110), np.uint8)
+    t = int(rng.integers(7, 17))
+    top = int(rng.integers(8, 16))
+    cv2.line(m, (15, top), (90, top), 255, t)
+    mid_y = int(rng.integers(55, 70))
+    cv2.line(m, (90, top), (45, mid_y), 255, t)
+    r = int(rng.integers(34, 42))
+    cy = 140 - r - t // 2
+    cv2.ellipse(m, (55, cy), (r + 4, r), 0, -125, 150, 255, t)
+    ys, xs = np.nonzero(m)
+    return m[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+
+
 def random_style(rng: np.random.Generator, fonts: list[str], suit_fonts: list[str]) -> CardStyle:
     rank_masks: dict[str, np.ndarray] = {}
     if rng.random() < 0.7:
@@ -39,6 +54,8 @@ def random_style(rng: np.random.Generator, fonts: list[str], suit_fonts: list[st
             m = text_mask(path, r)
             if m is not None:
                 rank_masks[r] = m
+    if rng.random() < 0.35:
+        rank_masks["3"] = flat_top_three(rng)
     font = HERSHEY_FONTS[int(rng.integers(len(HERSHEY_FONTS)))]
     suit_masks: dict[str, np.ndarray] = {}
     if rng.random() < 0.6:
