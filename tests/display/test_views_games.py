@@ -228,3 +228,52 @@ def test_pot_game_and_scoreboard_views_draw_operations_entered_by_hand(browser: 
         assert sides == book["games"][0]["totals"] == {"ann": 5, "bob": 8, "cy": 13}  # the queen is 13
     finally:
         server.stop()
+
+
+def test_dealer_page_runs_a_faro_turn_by_hand(browser: Any, tmp_path: Path) -> None:
+    """Take over a simulated faro table: a bet through the operation form, two cards typed in, and
+    the page's settle button; the display's layout and turn list follow."""
+    server = serve(tmp_path, "faro")
+    try:
+        page = browser.new_page()
+        page.goto(server.url + "/dealer")
+        page.wait_for_selector("body[data-connected=yes]", timeout=20_000)
+        page.wait_for_selector("#casekeeper", timeout=20_000)
+        page.click("#take-over")
+        page.wait_for_selector("#autoplay-state:text('dealer in control')", timeout=10_000)
+        time.sleep(0.3)
+        state = server.get("/state")
+        while not state["games"]["faro"]["betting_open"]:  # finish the turn in progress
+            prompt = state["prompt"]
+            if "settle" in prompt["options"]:
+                server.post("/api/actions", {"option": "settle"})
+            else:
+                left = [s["rank"] for s in state["games"]["faro"]["casekeeper"]["spindles"] if s["left"]]
+                server.post("/api/cards", {"card": f"{left[0]}S"})
+            state = server.get("/state")
+        faro = state["games"]["faro"]
+        live = [s["rank"] for s in faro["casekeeper"]["spindles"] if s["left"] >= 2]
+        rank = live[0]
+        page.fill("#bet-seat", "4")
+        page.click("#buy-in")
+        page.wait_for_function("document.getElementById('error').textContent === ''")
+        page.fill("#op-kind", "faro.bet")
+        page.fill("#op-payload", f'{{"seat": "seat-4", "rank": "{rank}", "amount": 5}}')
+        page.click("#op-form button")
+        page.wait_for_selector(f".layout-bet[data-seat=seat-4][data-rank='{rank}'][data-amount='5']",
+                               timeout=10_000)
+        other = next(r for r in live if r != rank)
+        cards = [f"{other}H"] if faro["next"] == "soda" else []  # RULES A5: the soda settles nothing
+        cards += [f"{other}C", f"{rank}D"]  # a losing card, then our rank wins
+        for code in cards:
+            page.fill("#card", code)
+            page.click("#card-form button")
+            page.wait_for_function("document.getElementById('card').value === ''", timeout=10_000)
+        page.click("button[data-option='settle']")
+        page.wait_for_selector(f".turn[data-winner='{rank}D'] li[data-seat=seat-4][data-result=won]",
+                               timeout=10_000)
+        assert page.inner_text("#error") == ""
+        last = server.get("/state")["games"]["faro"]["history"][-1]
+        assert {"seat": "seat-4", "bet": rank, "stake": 5, "result": "won", "net": 5} in last["results"]
+    finally:
+        server.stop()
