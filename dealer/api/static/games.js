@@ -353,3 +353,58 @@ function settingEl(setting) {
 GAME_VIEWS["caribbean-stud"] = studView("caribbean-stud");
 GAME_VIEWS["let-it-ride"] = studView("let-it-ride");
 GAME_VIEWS.pusoy = studView("pusoy");
+
+// ---- baccarat and chemin de fer: the hands and the roads (drawn from the game's roads data) -----
+const ROAD_NAMES = { bead_plate: "Bead plate", big_road: "Big road", big_eye_boy: "Big eye boy", small_road: "Small road", cockroach_pig: "Cockroach pig" };
+function roadGrid(name, cells, cellEl) {
+  const grid = el("div", { class: `road ${name.replace(/_/g, "-")}`, "data-road": name, "data-cells": cells.length });
+  for (const c of cells) {
+    const node = cellEl(c);
+    node.dataset.col = c.col; node.dataset.row = c.row;
+    node.style.gridColumn = String(c.col + 1); node.style.gridRow = String(c.row + 1);
+    grid.append(node);
+  }
+  return el("div", { class: "road-box" }, el("h4", { text: ROAD_NAMES[name] || name }), grid);
+}
+function roadsEl(r) {
+  const wrap = el("div", { class: "roads", "data-coups": r.coups, "data-b": r.counts.B, "data-p": r.counts.P, "data-t": r.counts.T });
+  wrap.append(stats(stat("Banker", r.counts.B, { "data-count": "B" }), stat("Player", r.counts.P, { "data-count": "P" }), stat("Tie", r.counts.T, { "data-count": "T" })));
+  wrap.append(roadGrid("bead_plate", r.bead_plate, (c) => el("span", { class: `cell ${c.winner}`, "data-winner": c.winner,
+    "data-pairs": `${c.banker_pair ? "B" : ""}${c.player_pair ? "P" : ""}`, text: c.winner })));
+  const big = r.big_road;
+  wrap.append(roadGrid("big_road", big.cells, (c) => el("span", { class: `cell ring ${c.winner}${c.ties ? " tie" : ""}`, "data-winner": c.winner,
+    "data-ties": c.ties, text: c.ties ? String(c.ties) : "" })));
+  for (const name of ["big_eye_boy", "small_road", "cockroach_pig"]) {
+    const road = r[name];
+    wrap.append(roadGrid(name, road.cells, (c) => el("span", { class: `cell mark ${c.colour}`, "data-colour": c.colour })));
+  }
+  if (r.next) {
+    const next = el("div", { class: "road-next" });
+    for (const w of ["B", "P"]) {
+      next.append(el("span", { class: `next ${w}`, "data-next": w, text: `${w === "B" ? "Banker" : "Player"} next: ` +
+        ["big_eye_boy", "small_road", "cockroach_pig"].map((n) => r.next[w][n] || "–").join(" / ") }));
+    }
+    wrap.append(next);
+  }
+  return wrap;
+}
+function baccaratView(kind) {
+  return (g) => {
+    const wrap = el("div", { class: `baccarat ${kind}`, "data-coup": g.coup ?? g.round ?? "", "data-phase": g.phase ?? "" });
+    wrap.append(title(`${kind === "chemin-de-fer" ? "Chemin de fer" : "Baccarat"} · coup ${g.coup ?? g.round ?? ""}`));
+    for (const side of ["player", "banker"]) {
+      const hand = g[side];
+      if (!hand) continue;
+      const cards = Array.isArray(hand) ? hand : hand.cards;
+      const total = Array.isArray(hand) ? null : hand.total;
+      wrap.append(el("div", { class: `hand bac-${side}`, "data-side": side, "data-total": total ?? "" },
+        el("span", { class: "label", text: `${side === "player" ? "Player" : "Banker"} ${total ?? ""}` }), cardsEl(cards || [])));
+    }
+    const last = (g.last_rounds || g.history || []).slice(-1)[0];
+    if (last && (last.winner || last.result)) wrap.append(el("p", { class: "last-round", text: `Last coup: ${last.winner || last.result}` }));
+    if (g.roads) wrap.append(roadsEl(g.roads));
+    return wrap;
+  };
+}
+GAME_VIEWS.baccarat = baccaratView("baccarat");
+GAME_VIEWS["chemin-de-fer"] = baccaratView("chemin-de-fer");
