@@ -23,6 +23,7 @@ app = typer.Typer(
 # A module exposes either `app` (a typer.Typer group, added under its `NAME`) or `register(app)`.
 COMMAND_MODULES: list[str] = [
     "poker",
+    "poker_tables",
     "serve",
     "audit",
     "replay",
