@@ -300,6 +300,9 @@ def _open_slots(module: Any, spec: str, key: str) -> list[Operation]:
 GAMES: dict[str, GameEntry] = {
     "blackjack": GameEntry("blackjack", "NewBlackjackGame", "Blackjack with a permanent bank (RULES A1)",
                            _blackjack_action),
+    "baccarat": GameEntry("baccarat", "NewBaccaratGame", "Punto banco with the roads (RULES A3)",
+                          _table_actions({"deal": "StartCoup",
+                                          "reshuffle": lambda m: m.ReshuffleDiscards("baccarat")})),
     "faro": GameEntry(
         "faro", "NewFaroGame", "Faro with the casekeeper (RULES A5); rules 'stuss' for stuss (A6)",
         _table_actions({"settle": "SettleTurn", "undo": "UndoCard", "new-deal": "NewFaroDeal"}),

@@ -258,3 +258,22 @@ BETTORS["caribbean-stud"] = _stud_bettor("CaribbeanAnte", "CaribbeanDeal", "veri
                                          3)
 BETTORS["let-it-ride"] = _stud_bettor("LetItRideBet", "LetItRideDeal", "verify_bet", "seats", "min_bet", 3)
 BETTORS["pusoy"] = _stud_bettor("PusoyBet", "PusoyDeal", "verify_bet", "hands", "min_bet", 2)
+
+
+def baccarat_bettor(module: Any, table: TableState, game: Any, players: int, rng: Rng) -> Operation | None:
+    """Each seat backs Banker or Player (now and then the Tie), then the coup is dealt."""
+    if game.prompt().step is not Step.BET:
+        return None
+    for seat in range(1, min(players, game.rules.seats) + 1):
+        if any(b.seat == seat for b in game.bets):
+            continue
+        side = module.Side(rng.choice(("banker", "banker", "player", "player", "tie")))
+        amount = _stake(rng, max(game.rules.min_bet, 5), game.rules.max_bet)
+        account = f"seat-{seat}"
+        if table.ledger.balance(account) - game.owed(seat) < amount:
+            return TransferChips("cage", account, BUY_IN, "simulated player buys in")
+        return module.BaccaratBet(seat, side, amount)
+    return module.StartCoup() if game.can_start() else None
+
+
+BETTORS["baccarat"] = baccarat_bettor

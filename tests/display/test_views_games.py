@@ -277,3 +277,30 @@ def test_dealer_page_runs_a_faro_turn_by_hand(browser: Any, tmp_path: Path) -> N
         assert {"seat": "seat-4", "bet": rank, "stake": 5, "result": "won", "net": 5} in last["results"]
     finally:
         server.stop()
+
+
+def test_baccarat_roads_draw_the_results_so_far(browser: Any, tmp_path: Path) -> None:
+    server = serve(tmp_path, "baccarat")
+    try:
+        page = display(browser, server)
+        page.wait_for_function("Number(document.querySelector('.roads')?.dataset.coups) >= 8", timeout=40_000)
+        state = freeze(page, server)
+        roads = state["games"]["baccarat"]["roads"]
+        bead = attrs(page, ".road[data-road=bead_plate] .cell", "data-col", "data-row", "data-winner")
+        # one bead per coup, filling six-row columns top to bottom
+        cells = [(int(b["data-col"]), int(b["data-row"])) for b in bead]
+        assert cells == [(i // 6, i % 6) for i in range(len(bead))]
+        winners = [b["data-winner"] for b in bead]
+        assert len(winners) == roads["coups"]
+        recent = [c["winner"] for c in state["games"]["baccarat"]["last_coups"]][-len(winners):]
+        assert winners[-len(recent):] == recent
+        # the big road holds every Banker/Player coup in order; ties are marked on the coup before
+        big = attrs(page, ".road[data-road=big_road] .cell", "data-winner", "data-ties")
+        assert [b["data-winner"] for b in big] == [w for w in winners if w != "T"]
+        leading = len(winners) - len("".join(winners).lstrip("T"))
+        assert sum(int(b["data-ties"]) for b in big) == winners.count("T") - leading
+        for name in ("big_eye_boy", "small_road", "cockroach_pig"):
+            marks = attrs(page, f".road[data-road={name}] .cell", "data-colour")
+            assert [m["data-colour"] for m in marks] == [c["colour"] for c in roads[name]["cells"]]
+    finally:
+        server.stop()

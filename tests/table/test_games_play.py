@@ -256,3 +256,19 @@ def test_stud_games_ante_deal_decide_and_settle(tmp_path: Path, game: str) -> No
         assert len(state["games"][game]["history"]) >= 3
     finally:
         host.stop()
+
+
+def test_baccarat_deals_coups_and_keeps_the_roads(tmp_path: Path) -> None:
+    host = host_for(tmp_path, "baccarat")
+    try:
+        state = check_table(host, 300)
+        game = state["games"]["baccarat"]
+        roads = game["roads"]
+        assert roads["coups"] >= 15 and sum(roads["counts"].values()) == roads["coups"]
+        # the bead plate ends with the coups the game just recorded, in order (RULES A3 roads)
+        recent = [c["winner"] for c in game["last_coups"]]
+        assert [c["winner"] for c in roads["bead_plate"]][-len(recent):] == recent
+        log = kinds(host)
+        assert log["baccarat.bet"] >= 3 * 15 and log["baccarat.deal"] >= 15
+    finally:
+        host.stop()
