@@ -36,6 +36,7 @@ COMMAND_MODULES: list[str] = [
     "sim",
     "bench_hw",
     "analyze_banking",
+    "shoe_games",
     "slots",
 ]
 

@@ -386,8 +386,10 @@ class BaccaratGame:
                 bet.net, bet.result = -bet.amount, "lose"
         self.results.append(coup)
         self.last = coup
-        self.history.append({"coup": self.coup, "player": [c.code for c in self.player],
-                             "banker": [c.code for c in self.banker], **coup.to_json(),
+        self.history.append({"coup": self.coup, "player_cards": [c.code for c in self.player],
+                             "banker_cards": [c.code for c in self.banker], "winner": winner,
+                             "player_total": pt, "banker_total": bt, "natural": natural,
+                             "player_pair": coup.player_pair, "banker_pair": coup.banker_pair,
                              "bets": [b.to_json() for b in self.bets]})
         del self.history[:-20]
         if winner == "P" and self.rules.shoe_rotates:  # [STD] the shoe moves on when the Bank loses
