@@ -49,3 +49,15 @@ def test_bench_pusoy_setting_json() -> None:
     result = runner.invoke(app(), ["bench", "pusoy-setting", "--hands", "10", "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["ms_per_hand"] > 0
+
+
+@pytest.mark.parametrize("module", [
+    "dealer.core.games.caribbean_stud", "dealer.core.games.let_it_ride", "dealer.core.games.pusoy",
+    "dealer.core.analysis.caribbean_paytable", "dealer.core.analysis.caribbean_analysis",
+    "dealer.core.analysis.let_it_ride_analysis", "dealer.core.evaluation.pusoy_setting",
+])
+def test_docstring_examples_run(module: str) -> None:
+    import doctest
+    import importlib
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.attempted > 0 and result.failed == 0
