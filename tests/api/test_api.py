@@ -16,7 +16,8 @@ def auth(token: str) -> dict[str, str]:
 
 
 def test_health_and_state_on_a_fresh_table_and_after_restart(tmp_path: Path) -> None:
-    settings = load_settings(None, table={"db": tmp_path / "t.db", "game": "none"})
+    settings = load_settings(None, table={"db": tmp_path / "t.db", "game": "none"},
+                             devices={k: "none" for k in ("shoe", "shuffler", "reels", "camera")})
     with TestClient(create_app(lambda: TableHost.open(settings))) as client:
         health = client.get("/health").json()
         assert health["status"] == "ok" and health["events"] >= 2

@@ -41,8 +41,14 @@ def test_display_shows_simulated_rounds_live(browser: object, server: Server) ->
     # the round goes on: new events arrive and cards appear in the seats, with results
     page.wait_for_function(f"Number(document.body.dataset.seq) > {first + 10}", timeout=30_000)
     page.wait_for_selector(".hand[data-seat] .card[data-card]", timeout=30_000)
-    page.wait_for_selector(".hand[data-seat] .result:text-matches('win|lose|bust|push|blackjack|stand-off')",
-                           timeout=60_000)
+    # a settled round stays on the screen with each seat's result, as the API reports it
+    page.wait_for_selector(".last-round", timeout=90_000)
+    shown_round = page.get_attribute(".last-round", "data-round")
+    history = {str(r["round"]): r for r in server.get("/api/history")}
+    assert shown_round in history
+    text = page.inner_text(".last-round")
+    for number, seat in history[shown_round]["game"]["seats"].items():
+        assert f"seat {number} " + "/".join(h["result"] for h in seat["hands"]) in text
     seen = page.eval_on_selector_all(".card[data-card]", "els => els.map(e => e.dataset.card)")
     assert seen and all(c == "BK" or len(c) in (2, 3) for c in seen)
     # what the page shows is what the API says
