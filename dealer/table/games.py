@@ -303,6 +303,9 @@ GAMES: dict[str, GameEntry] = {
     "baccarat": GameEntry("baccarat", "NewBaccaratGame", "Punto banco with the roads (RULES A3)",
                           _table_actions({"deal": "StartCoup",
                                           "reshuffle": lambda m: m.ReshuffleDiscards("baccarat")})),
+    "pontoon": GameEntry("pontoon", "NewPontoonGame", "Pontoon with a player bank (RULES A2)",
+                         _table_actions({"deal": "PontoonStart",
+                                         "reshuffle": lambda m: m.ReshuffleDiscards("pontoon")})),
     "faro": GameEntry(
         "faro", "NewFaroGame", "Faro with the casekeeper (RULES A5); rules 'stuss' for stuss (A6)",
         _table_actions({"settle": "SettleTurn", "undo": "UndoCard", "new-deal": "NewFaroDeal"}),

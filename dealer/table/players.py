@@ -277,3 +277,23 @@ def baccarat_bettor(module: Any, table: TableState, game: Any, players: int, rng
 
 
 BETTORS["baccarat"] = baccarat_bettor
+
+
+def pontoon_bettor(module: Any, table: TableState, game: Any, players: int, rng: Rng) -> Operation | None:
+    """RULES A2: a player banks; the others bet, then the banker deals."""
+    if game.prompt().step is not Step.BET:
+        return None
+    banker = f"seat-{game.banker}"
+    if table.ledger.balance(banker) < BUY_IN // 2:  # the bank must be able to pay
+        return TransferChips("cage", banker, BUY_IN, "simulated banker buys in")
+    for seat in game.order()[:players]:
+        if seat in game.bets:
+            continue
+        amount = _stake(rng, max(game.rules.min_bet, 2), game.rules.max_bet)
+        op = _buy_in_or(table, f"seat-{seat}", 4 * amount, module.PontoonBet(seat, amount))
+        if isinstance(op, TransferChips) or game.can_bet(seat, amount):
+            return op
+    return module.PontoonStart() if game.can_start() else None
+
+
+BETTORS["pontoon"] = pontoon_bettor

@@ -272,3 +272,14 @@ def test_baccarat_deals_coups_and_keeps_the_roads(tmp_path: Path) -> None:
         assert log["baccarat.bet"] >= 3 * 15 and log["baccarat.deal"] >= 15
     finally:
         host.stop()
+
+
+def test_pontoon_finds_a_banker_and_plays_rounds(tmp_path: Path) -> None:
+    host = host_for(tmp_path, "pontoon")
+    try:
+        state = check_table(host, 300)
+        game = state["games"]["pontoon"]
+        assert game["round"] >= 5 and game["banker"] is not None  # RULES A2: a player holds the bank
+        assert len(host.table.history) >= 3  # settled rounds reach the table's recall
+    finally:
+        host.stop()

@@ -129,7 +129,7 @@ GAME_VIEWS["trente-et-quarante"] = (g) => {
   }
   wrap.append(el("h4", { text: "Marqueur" }), marqueur);
   const last = coups.slice(-1)[0];
-  if (last) wrap.append(el("p", { class: "last-round", text: `Coup ${last.coup}: noir ${last.noir}, rouge ${last.rouge} — ${last.refait_31 ? "31 refait" : last.winner + " wins, " + last.colour_winner}` }), resultsList(last.results));
+  if (last) wrap.append(el("p", { class: "last-round", "data-round": String(last.round), text: `Coup ${last.coup}: noir ${last.noir}, rouge ${last.rouge} — ${last.refait_31 ? "31 refait" : last.winner + " wins, " + last.colour_winner}` }), resultsList(last.results));
   wrap.append(stats(stat("Cards left", g.shoe_cards_left)));
   return wrap;
 };
@@ -408,3 +408,13 @@ function baccaratView(kind) {
 }
 GAME_VIEWS.baccarat = baccaratView("baccarat");
 GAME_VIEWS["chemin-de-fer"] = baccaratView("chemin-de-fer");
+
+// ---- pontoon: the blackjack layout, with the banking seat named ----------------------------------
+GAME_VIEWS.pontoon = (g, state) => {
+  const seats = Object.fromEntries(Object.entries(g.seats || {}).map(([n, hands]) => [n, { hands: Array.isArray(hands) ? hands : [], bet: (g.bets || {})[n] }]));
+  const node = GAME_VIEWS.blackjack({ ...g, seats, last_rounds: [] }, state);
+  node.classList.add("pontoon");
+  node.dataset.banker = g.banker;
+  node.prepend(title(`Pontoon · round ${g.round} · seat ${g.banker} banks`));
+  return node;
+};
