@@ -209,6 +209,12 @@ class Recognizer:
     def _whole_frame_card(self, image: np.ndarray, colour: bool) -> Sighting | None:
         """A scan or a tight crop: the frame itself is the card when its shape is a card's."""
         h, w = image.shape[:2]
+        if h >= 1.85 * w:  # a tall strip: an index crop (rank over suit)
+            r = read_index_crop(self, image)
+            if r is None or r.confidence < self.min_confidence:
+                return None
+            box = ((0.0, 0.0), (w - 1.0, 0.0), (w - 1.0, h - 1.0), (0.0, h - 1.0))
+            return Sighting(r.card, r.confidence, box, None, evidence=("index crop",))
         if not 1.15 < max(h, w) / min(h, w) < 1.85:
             return None
         pts = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], float)
