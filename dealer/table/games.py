@@ -306,6 +306,10 @@ GAMES: dict[str, GameEntry] = {
     "pontoon": GameEntry("pontoon", "NewPontoonGame", "Pontoon with a player bank (RULES A2)",
                          _table_actions({"deal": "PontoonStart",
                                          "reshuffle": lambda m: m.ReshuffleDiscards("pontoon")})),
+    "chemin-de-fer": GameEntry(
+        "chemin_de_fer", "NewCheminDeFer", "Chemin de fer: the bank passes (RULES A4)",
+        _table_actions({"keep": "KeepBank", "withdraw": "WithdrawBank", "close": "CloseBets",
+                        "reshuffle": lambda m: m.ReshuffleDiscards("chemin-de-fer")})),
     "faro": GameEntry(
         "faro", "NewFaroGame", "Faro with the casekeeper (RULES A5); rules 'stuss' for stuss (A6)",
         _table_actions({"settle": "SettleTurn", "undo": "UndoCard", "new-deal": "NewFaroDeal"}),

@@ -297,3 +297,38 @@ def pontoon_bettor(module: Any, table: TableState, game: Any, players: int, rng:
 
 
 BETTORS["pontoon"] = pontoon_bettor
+
+
+def chemin_bettor(module: Any, table: TableState, game: Any, players: int, rng: Rng) -> Operation | None:
+    """RULES A4: the banker puts up (or keeps) the bank; the players stake against it in turn."""
+    prompt = game.prompt()
+    if game.phase.value == "bank":
+        banker = f"seat-{game.banker}"
+        if prompt.step is Step.DECIDE:
+            return module.KeepBank() if _ok(game.verify_keep_bank) else module.WithdrawBank()
+        amount = 20
+        if table.ledger.balance(banker) < amount:
+            return TransferChips("cage", banker, BUY_IN, "simulated banker buys in")
+        return module.PutUpBank(amount) if _ok(game.verify_put_up, amount) else None
+    if prompt.step is not Step.BET:
+        return None
+    for seat in game._seats():
+        if seat == game.banker or str(seat) in {str(s) for s in game.stakes}:
+            continue
+        amount = max(1, min(game.bank // 3 or 1, 10 * rng.choice((1, 1, 2))))
+        if table.ledger.balance(f"seat-{seat}") < amount:
+            return TransferChips("cage", f"seat-{seat}", BUY_IN, "simulated player buys in")
+        if _ok(game.verify_stake, seat, amount):
+            return module.CheminStake(seat, amount)
+    return module.CloseBets() if game.can_close() else None
+
+
+def _ok(verify: Callable[..., None], *args: Any) -> bool:
+    try:
+        verify(*args)
+    except ValueError:
+        return False
+    return True
+
+
+BETTORS["chemin-de-fer"] = chemin_bettor

@@ -307,3 +307,19 @@ def test_baccarat_roads_draw_the_results_so_far(browser: Any, tmp_path: Path) ->
             assert [m["data-colour"] for m in marks] == [c["colour"] for c in roads[name]["cells"]]
     finally:
         server.stop()
+
+
+def test_chemin_de_fer_view_shows_the_bank_and_both_hands(browser: Any, tmp_path: Path) -> None:
+    server = serve(tmp_path, "chemin-de-fer")
+    try:
+        page = display(browser, server)
+        page.wait_for_selector(".chemin-de-fer .last-round[data-winner]", timeout=40_000)
+        state = freeze(page, server)
+        game = state["games"]["chemin-de-fer"]
+        assert page.get_attribute(".chemin-de-fer [data-bank]", "data-bank") == str(game["bank"])
+        assert codes(page, ".bac-player .card") == game["player"]["cards"]
+        assert codes(page, ".bac-banker .card") == game["banker_hand"]["cards"]
+        last = game["last_coups"][-1]["winner"]
+        assert page.get_attribute(".chemin-de-fer .last-round", "data-winner") == last
+    finally:
+        server.stop()

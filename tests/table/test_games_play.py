@@ -283,3 +283,17 @@ def test_pontoon_finds_a_banker_and_plays_rounds(tmp_path: Path) -> None:
         assert len(host.table.history) >= 3  # settled rounds reach the table's recall
     finally:
         host.stop()
+
+
+def test_chemin_de_fer_banks_stakes_and_deals_coups(tmp_path: Path) -> None:
+    host = host_for(tmp_path, "chemin-de-fer")
+    try:
+        state = check_table(host, 250)
+        game = state["games"]["chemin-de-fer"]
+        assert game["coup"] >= 10 and game["last_coups"]
+        for coup in game["last_coups"]:  # RULES A4: the banker plays one opponent for the stakes
+            assert coup["winner"] in ("B", "P", "T") and coup["banker"] != coup["opponent"]
+        log = kinds(host)
+        assert log["chemin.stake"] >= 10 and log["chemin.bank"] >= 1
+    finally:
+        host.stop()

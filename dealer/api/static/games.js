@@ -393,15 +393,17 @@ function baccaratView(kind) {
     const wrap = el("div", { class: `baccarat ${kind}`, "data-coup": g.coup ?? g.round ?? "", "data-phase": g.phase ?? "" });
     wrap.append(title(`${kind === "chemin-de-fer" ? "Chemin de fer" : "Baccarat"} · coup ${g.coup ?? g.round ?? ""}`));
     for (const side of ["player", "banker"]) {
-      const hand = g[side];
-      if (!hand) continue;
+      const hand = side === "banker" && g.banker_hand ? g.banker_hand : g[side];  // chemin de fer: banker is a seat
+      if (!hand || typeof hand !== "object") continue;
       const cards = Array.isArray(hand) ? hand : hand.cards;
       const total = Array.isArray(hand) ? null : hand.total;
       wrap.append(el("div", { class: `hand bac-${side}`, "data-side": side, "data-total": total ?? "" },
         el("span", { class: "label", text: `${side === "player" ? "Player" : "Banker"} ${total ?? ""}` }), cardsEl(cards || [])));
     }
-    const last = (g.last_rounds || g.history || []).slice(-1)[0];
-    if (last && (last.winner || last.result)) wrap.append(el("p", { class: "last-round", text: `Last coup: ${last.winner || last.result}` }));
+    if (g.bank != null) wrap.append(stats(stat("Bank", g.bank, { "data-bank": g.bank }), stat("Banker", `seat ${g.banker}`)));
+    const last = (g.last_coups || g.last_rounds || []).slice(-1)[0];
+    if (last && last.winner) wrap.append(el("p", { class: "last-round", "data-winner": last.winner,
+      text: `Coup ${last.coup}: ${{ B: "Banker", P: "Player", T: "Tie" }[last.winner] || last.winner} ${last.player_total ?? last.player ?? ""}–${last.banker_total ?? last.banker ?? ""}` }));
     if (g.roads) wrap.append(roadsEl(g.roads));
     return wrap;
   };
