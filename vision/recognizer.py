@@ -246,8 +246,15 @@ class Recognizer:
             quads = (max(quads, key=lambda q: q.width * q.height),)
         sightings = [s for q in quads if (s := self._read_quad(view, q, colour))]
         if self.mode == "table" or not sightings:
+            whole = [np.array(q.corners, np.float32).reshape(-1, 1, 2) for q in quads]
             for blob in det.blobs:
-                sightings += self._read_corners(view, blob.corners, colour)
+                for s in self._read_corners(view, blob.corners, colour):
+                    # a corner on a card already read whole is that card again
+                    c = np.mean(np.array(s.index_corner or s.outline), axis=0)
+                    if not any(
+                        cv2.pointPolygonTest(q, (float(c[0]), float(c[1])), False) >= 0 for q in whole
+                    ):
+                        sightings.append(s)
         if self.mode == "shoe" and not sightings:
             whole = self._whole_frame_card(view, colour)
             sightings = [whole] if whole else []
