@@ -310,9 +310,13 @@ class Shoe:
     def _fault(self, kind: FaultKind, card: Card | None, detail: str) -> IntegrityFault:
         return IntegrityFault(kind, card, self.cards_out, detail)
 
-    def to_json(self) -> dict[str, object]:
-        """Public state: counts, cut card, faults and the cards already seen. Never the order."""
-        return {
+    def to_json(self, *, public: bool = False) -> dict[str, object]:
+        """Counts, cut card, faults and the cards already out — never the order of the rest.
+
+        ``public`` leaves out which cards came out: some were dealt face down (a hole card, a
+        closed hand), and only the game knows which, so viewers see cards through the game.
+        """
+        out: dict[str, object] = {
             "mode": self.mode.value,
             "pack": self.pack.name,
             "total": self.total,
@@ -326,3 +330,6 @@ class Shoe:
             "burned": len(self.burned),
             "faults": [f.to_json() for f in self.faults],
         }
+        if public:
+            del out["dealt"]
+        return out

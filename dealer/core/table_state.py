@@ -71,10 +71,12 @@ class TableState:
     def faults(self) -> list[IntegrityFault]:
         return [] if self.shoe is None else list(self.shoe.faults)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, *, public: bool = False) -> dict[str, Any]:
+        """The whole state; ``public`` is what any viewer may see (no identities of cards out of
+        the shoe beyond what each game shows)."""
         return {
             "applied": self.applied,
-            "shoe": None if self.shoe is None else self.shoe.to_json(),
+            "shoe": None if self.shoe is None else self.shoe.to_json(public=public),
             "balances": self.ledger.balances(),
             "games": {name: _game_json(game) for name, game in self.games.items()},
             "paused": dict(self.paused),

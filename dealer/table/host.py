@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import firmware_bridge as fb
 from dealer.config import Settings
 from dealer.core.cards import parse_card
 from dealer.core.errors import DealerError, IllegalOperation
@@ -24,6 +25,7 @@ from dealer.core.shoe import ShoeMode
 from dealer.core.table_state import (
     DealCard,
     DisputeCard,
+    LoadShoe,
     ObserveShoe,
     ResolveDispute,
     ResumeTable,
@@ -31,7 +33,7 @@ from dealer.core.table_state import (
 )
 from dealer.store import Record, Role, TokenInfo, TokenStore, load_operation_modules
 from dealer.table.autoplay import next_operation
-from dealer.table.games import game_entry
+from dealer.table.games import find_entry, game_entry
 from dealer.table.intake import CardIntake, Decision, Verdict
 from dealer.table.runtime import Table
 
@@ -55,6 +57,7 @@ class TableHost:
     _stop: threading.Event = field(default_factory=threading.Event)
     _thread: threading.Thread | None = None
     _card_lock: threading.Lock = field(default_factory=threading.Lock)
+    _cards_reported: int = 0  # cards from the device shoe fully handled (simulated play waits on it)
 
     @classmethod
     def open(cls, settings: Settings, *, devices: bool = True) -> TableHost:
@@ -75,15 +78,37 @@ class TableHost:
         except Exception:
             self.hardware.close()
             raise
+        self._load_game_shoe()
+        shoe = self.table.state.shoe
+        if self.hardware.shoe is not None and (shoe is None or shoe.rules.pack != "standard-52"):
+            # the shoe device holds standard packs only (pai gow's joker, pinochle...): the engine deals
+            self.hardware.release("shoe")
         self.intake = CardIntake(has_shoe=self.hardware.shoe is not None,
                                  has_camera=self.hardware.camera is not None)
+        if "reels" in self.hardware.devices:
+            self.table.subscribe(self._mirror_reels)
         shoe = self.table.state.shoe
-        if self.hardware.shoe is not None and shoe is not None and shoe.mode is ShoeMode.KNOWN:
+        if self.hardware.shoe is None or shoe is None:
+            return
+        if shoe.mode is ShoeMode.KNOWN:
             self.table.submit(ObserveShoe())  # the cards now come out of the device
+            shoe = self.table.state.require_shoe()
+        if self.settings.devices.shoe == "sim" or not shoe.is_shuffled:
+            # a new simulator process is a new physical shoe: load it so the counts start clean
             self._shuffle_device_shoe()
-        elif self.hardware.shoe is not None and shoe is not None and shoe.cards_out:
-            # a new simulator process is a new physical shoe: reload it so counts start clean
-            self._shuffle_device_shoe()
+
+    def _mirror_reels(self, record: Record, state: Any) -> None:
+        if record.kind == "slots.spin" and self.hardware is not None:
+            self.hardware.show_spin(tuple(record.data["stops"]))
+
+    def _load_game_shoe(self) -> None:
+        """A game dealt from its own shoe (one pack for faro...): load it, observed, for the device."""
+        entry, game, shoe = find_entry(self.table.game_name), self.table.game, self.table.state.shoe
+        wanted = None if entry is None or game is None else entry.shoe_rules(game)
+        if self.hardware.shoe is None or wanted is None or (shoe is not None and shoe.rules == wanted):
+            return
+        self.table.submit(LoadShoe(decks=wanted.decks, pack=wanted.pack, cut_min=wanted.cut.min_behind,
+                                   cut_max=wanted.cut.max_behind, burn=wanted.burn, mode=ShoeMode.OBSERVED))
 
     @property
     def require_tokens(self) -> bool:
@@ -133,15 +158,21 @@ class TableHost:
         if prompt is None or self.table.paused:
             return False
         if device is not None and prompt.step is Step.CARD:
-            before = self.table.store.last_seq
-            device.deal()
-            deadline = time.monotonic() + CARD_WAIT
-            while self.table.store.last_seq == before and time.monotonic() < deadline:
-                time.sleep(0.005)
+            before = self._cards_reported
+            try:
+                device.deal()
+            except fb.ShoeEmptyError:  # the game wants more cards than the device holds: reload it
+                self._shuffle_device_shoe()
+                return True
+            deadline = time.monotonic() + CARD_WAIT  # until the card has gone all the way to the game
+            while self._cards_reported == before and time.monotonic() < deadline:
+                time.sleep(0.002)
             return True
-        if device is not None and prompt.step is Step.SHUFFLE:
+        shoe = self.table.state.shoe
+        if device is not None and prompt.step is Step.SHUFFLE and (
+                shoe is None or not shoe.is_shuffled or shoe.cards_out):
             self._shuffle_device_shoe()
-            return True
+            return True  # a game that deals itself anew (faro...) answers the fresh shoe next step
         op = next_operation(self.table, self.rng)
         if op is None:
             return False
@@ -170,9 +201,12 @@ class TableHost:
             decisions.append(self.intake.shoe_card(shoe_code))
             if self.intake.has_camera and camera_code is None:
                 decisions.append(self.intake.camera_missed())
-            for decision in decisions:
-                if decision is not None:
-                    self._decide(decision)
+            try:
+                for decision in decisions:
+                    if decision is not None:
+                        self._decide(decision)
+            finally:
+                self._cards_reported += 1
 
     def _decide(self, decision: Decision) -> None:
         if decision.verdict is Verdict.ACCEPT and decision.card is not None:
@@ -184,6 +218,9 @@ class TableHost:
         card = parse_card(code)
         game = self.table.game
         if game is not None:
+            entry = find_entry(self.table.game_name)
+            if entry is not None and entry.counts_own_cards:  # the game does not record the shoe
+                self.table.submit(DealCard(card))
             try:
                 return self.table.submit(game.card_operation(card))
             except IllegalOperation as exc:

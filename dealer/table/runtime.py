@@ -9,6 +9,7 @@ either the old state with no record, or a durable record that replay will apply.
 from __future__ import annotations
 
 import copy
+import json
 import threading
 from collections import deque
 from collections.abc import Callable
@@ -25,6 +26,8 @@ from dealer.table.hub import EventHub
 
 Listener = Callable[[Record, TableState], None]
 HISTORY_SIZE = 10
+# Where games keep their settled rounds in their public state, newest last.
+ROUND_KEYS = ("last_rounds", "last_coups", "history", "rounds")
 
 
 class Table:
@@ -121,21 +124,23 @@ class Table:
         self.hub.publish("state", {"seq": record.seq, "kind": record.kind, "state": self.public_state()})
 
     def _track_round(self, record: Record, state: TableState) -> None:
-        """Keep the last rounds for recall: a snapshot whenever a game's round number moves on."""
+        """Keep the last rounds for recall: each new settled round the game reports, once."""
         if self.game_name is None or self.game_name not in state.games:
             return
         view = state.games[self.game_name].to_json()
-        rounds = view.get("last_rounds")
-        if rounds:  # the game keeps its own settled rounds: take each new one once
+        rounds = next((view[k] for k in ROUND_KEYS if isinstance(view.get(k), list) and view[k]), None)
+        if rounds is not None:  # the game keeps its settled rounds: the newest is the candidate
             summary = rounds[-1]
-            number = summary.get("round", len(rounds))
+        elif view.get("settled") or view.get("result"):
+            summary = view
         else:
-            number, summary = view.get("round"), view
-            if not (view.get("settled") or view.get("result")):
-                return
-        if number is not None and number != self._last_round:
-            self._last_round = number
-            self.history.append({"seq": record.seq, "time": record.time, "round": number, "game": summary})
+            return
+        key = json.dumps(summary, sort_keys=True, default=str)
+        if key != self._last_round:
+            self._last_round = key
+            number = summary.get("round", summary.get("coup")) if isinstance(summary, dict) else None
+            self.history.append({"seq": record.seq, "time": record.time, "round": number or record.seq,
+                                 "game": summary})
 
     # ---- views ---------------------------------------------------------------------------------
     def public_state(self) -> dict[str, Any]:
@@ -143,7 +148,7 @@ class Table:
         with self._lock:
             prompt = self.prompt()
             return {"table": self.name, "game": self.game_name, "seq": self.store.last_seq,
-                    "prompt": None if prompt is None else prompt.to_json(), **self.state.to_json()}
+                    "prompt": None if prompt is None else prompt.to_json(), **self.state.to_json(public=True)}
 
     def snapshot(self) -> dict[str, object]:
         return self.public_state()

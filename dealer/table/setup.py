@@ -5,8 +5,8 @@ from __future__ import annotations
 from dealer.config import Settings
 from dealer.core.rng import Rng
 from dealer.core.shoe import BurnRule, CutRule, ShoeMode
-from dealer.core.table_state import LoadShoe, ShuffleShoe
-from dealer.table.games import game_entry
+from dealer.core.table_state import LoadShoe, ObserveShoe, ShuffleShoe
+from dealer.table.games import open_game
 from dealer.table.runtime import Table
 
 
@@ -14,15 +14,16 @@ def open_table(settings: Settings) -> Table:
     table = Table.open(settings.table.name, settings.table.db, game=settings.table.game)
     ensure_game(table, settings)
     ensure_shoe(table, settings)
+    shoe = table.state.shoe
+    if settings.table.mode == "live" and shoe is not None and shoe.mode is ShoeMode.KNOWN:
+        table.submit(ObserveShoe())  # a live table's cards are seen, never drawn by the engine
     return table
 
 
 def ensure_game(table: Table, settings: Settings) -> None:
-    """Open the configured game unless the log already has it running."""
-    name = settings.table.game
-    if name == "none" or name in table.state.games:
-        return
-    table.submit(game_entry(name).new_game(settings.table.rules))
+    """Open the configured game unless the log already has it running (every opening operation:
+    buy-ins for games with antes, the book before a scored game, each slot machine)."""
+    open_game(table, settings.table.game, settings.table.rules)
 
 
 def ensure_shoe(table: Table, settings: Settings, rng: Rng | None = None) -> None:

@@ -96,7 +96,11 @@ def test_void_and_correct_are_checked_against_the_log(secured: tuple[TestClient,
     fixed = client.post("/api/cards/correct", json={"seq": seq, "card": "KD"}, headers=admin)
     assert fixed.status_code == 201, fixed.text
     after = client.get("/state", headers=admin).json()
-    assert after["shoe"]["dealt"] == state["shoe"]["dealt"] + ["KD"]
+    assert after["shoe"]["cards_out"] == state["shoe"]["cards_out"] + 1
+    events = client.get("/api/events?last=5", headers=admin).json()
+    assert [e["payload"] for e in events if e["kind"] == "table.correct-card"] == [
+        {"seq": seq, "card": "KD", "reason": "corrected by the dealer"}]
+    assert "dealt" not in after["shoe"]  # no card identities out of the shoe in the public state
     assert after["corrected"] == {str(seq): "KD"}
     # a record with no card cannot be corrected, and a missing record is named
     assert client.post("/api/cards/correct", json={"seq": 1, "card": "KD"}, headers=admin).status_code == 409
@@ -104,7 +108,7 @@ def test_void_and_correct_are_checked_against_the_log(secured: tuple[TestClient,
     assert missing.status_code == 409 and "no record 999" in missing.json()["detail"]
     voided = client.post("/api/void", json={"seq": seq, "reason": "dealt by mistake"}, headers=admin)
     assert voided.status_code == 201
-    assert client.get("/state", headers=admin).json()["shoe"]["dealt"] == state["shoe"]["dealt"]
+    assert client.get("/state", headers=admin).json()["shoe"]["cards_out"] == state["shoe"]["cards_out"]
 
 
 def test_websocket_sends_hello_then_each_event(secured: tuple[TestClient, dict[str, str]]) -> None:

@@ -122,9 +122,10 @@ def test_public_state_never_shows_the_undealt_order() -> None:
     shoe = Shoe(ShoeRules(decks=1))
     shoe.shuffle(Rng.from_seed(4))
     shoe.draw()
-    public = shoe.to_json()
-    assert public["dealt"] == [c.code for c in shoe.dealt] and len(public["dealt"]) == 1  # type: ignore[arg-type]
-    text = repr(public) + repr(shoe)
+    full, public = shoe.to_json(), shoe.to_json(public=True)
+    assert full["dealt"] == [c.code for c in shoe.dealt] and len(shoe.dealt) == 1
+    assert "dealt" not in public  # a viewer never learns a face-down card from the shoe
+    text = repr(full) + repr(shoe)
     undealt = [c.code for c in shoe.remaining_composition().elements()]
     assert len(undealt) == 51
     # the repr and the JSON carry counts, never the sequence of undealt cards

@@ -27,8 +27,8 @@ def run(host: TableHost, steps: int) -> None:
             break
 
 
-def dealt_cards(state: dict[str, Any]) -> list[str]:
-    return [c for c in state["shoe"]["dealt"] if c != "BK"]
+def dealt_cards(host: TableHost) -> list[str]:
+    return [c.code for c in host.table.state.require_shoe().dealt if not c.is_back]
 
 
 def test_simulated_blackjack_settles_rounds_and_conserves_chips(tmp_path: Path) -> None:
@@ -39,7 +39,7 @@ def test_simulated_blackjack_settles_rounds_and_conserves_chips(tmp_path: Path) 
         assert sum(state["balances"].values()) == 0  # chips only move between accounts
         assert len(host.table.history) >= 5
         assert host.table.history[-1]["round"] > host.table.history[0]["round"]
-        counts = Counter(dealt_cards(state))
+        counts = Counter(dealt_cards(host))
         assert max(counts.values()) <= 6  # a 6-deck shoe: no card dealt more often than it holds
         assert state["shoe"]["faults"] == []
     finally:
@@ -72,7 +72,7 @@ def test_a_card_nobody_could_read_waits_for_the_dealer(tmp_path: Path) -> None:
         assert state["disputes"] == {"1": "the shoe read nothing, the camera saw nothing"}
         assert state["shoe"]["cards_out"] == before and not host.step()
         host.resolve(1, "KH")  # the dealer turns it over and types it
-        assert host.table.public_state()["shoe"]["dealt"][-1] == "KH"
+        assert dealt_cards(host)[-1] == "KH"
         run(host, 10)
         assert host.table.public_state()["shoe"]["cards_out"] > before + 1
     finally:
@@ -92,7 +92,7 @@ def test_witnesses_that_disagree_pause_play_until_the_dealer_decides(tmp_path: P
         assert not host.step()  # play waits
         host.resolve(1, "6S")
         state = host.table.public_state()
-        assert state["paused"] == {} and state["shoe"]["dealt"][-1] == "6S"
+        assert state["paused"] == {} and dealt_cards(host)[-1] == "6S"
         assert state["shoe"]["cards_out"] == cards_before + 1
     finally:
         host.stop()
@@ -140,3 +140,38 @@ def test_a_restarted_host_resumes_the_same_round(tmp_path: Path, devices: dict[s
         assert again.table.public_state()["games"]["blackjack"]["round"] > game_before["round"]
     finally:
         again.stop()
+
+
+def test_slot_spins_turn_the_reel_display_to_the_logged_stops(tmp_path: Path) -> None:
+    host = host_for(tmp_path, {**NO_DEVICES, "reels": "sim"}, game="slots")
+    try:
+        reels = host.hardware.devices["reels"]
+        seen = reels.subscribe()
+        spins = []
+        for _ in range(40):
+            host.step()
+            spins = [r for r in host.table.store.tail(60) if r.kind == "slots.spin"]
+            if len(spins) >= 2:
+                break
+        assert spins, "no spin was played"
+        wanted = spins[-1].data["stops"]
+        deadline = time.monotonic() + 10
+        positions: dict[int, int] = {}
+        while time.monotonic() < deadline and [positions.get(i) for i in range(3)] != wanted:
+            event = seen.get(timeout=deadline - time.monotonic())
+            if type(event).__name__ == "ReelStopped":
+                positions[event.reel] = event.position  # type: ignore[attr-defined]
+        assert [positions.get(i) for i in range(3)] == wanted  # RULES H7: the reels show the outcome
+    finally:
+        host.stop()
+
+
+def test_a_game_whose_pack_the_shoe_device_cannot_hold_is_dealt_by_the_engine(tmp_path: Path) -> None:
+    host = host_for(tmp_path, {**NO_DEVICES, "shoe": "sim", "camera": "sim"}, game="pai-gow")
+    try:
+        assert "shoe" not in host.hardware.devices  # the simulated shoe holds standard packs only
+        run(host, 200)
+        state = host.table.public_state()
+        assert state["shoe"]["faults"] == [] and len(host.table.history) >= 1
+    finally:
+        host.stop()

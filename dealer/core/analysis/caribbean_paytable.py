@@ -86,6 +86,9 @@ class Paytable:
     def __hash__(self) -> int:
         return hash(tuple(sorted((name, str(r)) for name, r in self.ratios.items())))
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Paytable:
+        return self  # immutable (a read-only mapping of frozen ratios): copies of a table share it
+
     def ratio(self, name: str) -> Ratio:
         return self.ratios[name]
 

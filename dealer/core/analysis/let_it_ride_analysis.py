@@ -88,6 +88,9 @@ class Paytable:
     def __hash__(self) -> int:
         return hash(tuple(sorted((name, str(r)) for name, r in self.ratios.items())))
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Paytable:
+        return self  # immutable (a read-only mapping of frozen ratios): copies of a table share it
+
     def ratio(self, value: int) -> Ratio | None:
         line = self.line(value)
         return None if line == "lose" else self.ratios[line]
