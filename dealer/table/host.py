@@ -78,11 +78,13 @@ class TableHost:
         except Exception:
             self.hardware.close()
             raise
-        self._load_game_shoe()
-        shoe = self.table.state.shoe
-        if self.hardware.shoe is not None and (shoe is None or shoe.rules.pack != "standard-52"):
+        entry, game, shoe = find_entry(self.table.game_name), self.table.game, self.table.state.shoe
+        wanted = None if entry is None or game is None else entry.shoe_rules(game)
+        pack = wanted.pack if wanted is not None else None if shoe is None else shoe.rules.pack
+        if self.hardware.shoe is not None and pack != "standard-52":
             # the shoe device holds standard packs only (pai gow's joker, pinochle...): the engine deals
             self.hardware.release("shoe")
+        self._load_game_shoe()
         self.intake = CardIntake(has_shoe=self.hardware.shoe is not None,
                                  has_camera=self.hardware.camera is not None)
         if "reels" in self.hardware.devices:
