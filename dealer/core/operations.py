@@ -26,13 +26,14 @@ import dataclasses
 import enum
 import types
 import typing
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
 from dealer.core.cards import Card, parse_card
 from dealer.core.errors import IllegalOperation, UnknownOperation
 
-__all__ = ["Operation", "ensure", "operation_from_payload", "operation_kinds", "register_operation"]
+__all__ = ["Operation", "can", "ensure", "operation_from_payload", "operation_kinds", "register_operation"]
 
 OpT = TypeVar("OpT", bound="Operation")
 _REGISTRY: dict[str, type[Operation]] = {}
@@ -93,6 +94,15 @@ def ensure(condition: bool, message: str) -> None:
     """Raise :class:`IllegalOperation` with ``message`` unless ``condition`` holds."""
     if not condition:
         raise IllegalOperation(message)
+
+
+def can(verify: Callable[..., object], *args: object) -> bool:
+    """The ``can_x`` of a ``verify_x``: True when ``verify(*args)`` finds no broken rule."""
+    try:
+        verify(*args)
+    except IllegalOperation:
+        return False
+    return True
 
 
 def _encode(value: Any, hint: Any) -> Any:

@@ -19,7 +19,7 @@ verified actions of the state it touches, so an illegal operation raises before 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from dealer.core.cards import Card
 from dealer.core.errors import IllegalOperation
@@ -84,6 +84,17 @@ class TableState:
             "corrected": {str(seq): card for seq, card in self.corrected.items()},
             "disputes": {str(n): detail for n, detail in self.disputes.items()},
         }
+
+
+GameT = TypeVar("GameT")
+
+
+def game_of(table: TableState, key: str, kind: type[GameT], opener: str) -> GameT:
+    """The game kept under ``key``, or an error saying which operation opens one."""
+    game = table.games.get(key)
+    if not isinstance(game, kind):
+        raise IllegalOperation(f"no {key} game at this table (start one with {opener})")
+    return game
 
 
 def _game_json(game: Any) -> Any:

@@ -32,8 +32,9 @@ from dealer.core.games.roads import CoupResult, roads
 from dealer.core.games.shoe_game import ReshuffleDiscards, ShoeLink, move, seat_account
 from dealer.core.ledger import HOUSE
 from dealer.core.money import EIGHT_TO_ONE, EVEN, Ratio, Rounding, check_chips, commission, pay
-from dealer.core.operations import Operation, ensure, register_operation
+from dealer.core.operations import Operation, can, ensure, register_operation
 from dealer.core.shoe import BACCARAT_CUT, BurnRule, CutRule, Shoe, ShoeMode, ShoeRules
+from dealer.core.table_state import game_of
 
 if TYPE_CHECKING:
     from dealer.core.table_state import TableState
@@ -273,7 +274,7 @@ class BaccaratGame:
                f"seat {seat} has {balance} chips, owes {owed} commission, and cannot bet {amount}")
 
     def can_bet(self, seat: int, side: Side, amount: int) -> bool:
-        return _can(self.verify_bet, seat, side, amount)
+        return can(self.verify_bet, seat, side, amount)
 
     def bet(self, seat: int, side: Side, amount: int) -> None:
         self.verify_bet(seat, side, amount)
@@ -292,7 +293,7 @@ class BaccaratGame:
         ensure(not self.link.burn_due, "RULES A3: burn the first cards of the shoe before the first coup")
 
     def can_start(self) -> bool:
-        return _can(self.verify_start)
+        return can(self.verify_start)
 
     def start(self) -> None:
         """Bets are closed. A coup may be dealt with no bets (the shoe still runs for the roads)."""
@@ -330,7 +331,7 @@ class BaccaratGame:
             ensure(not card.is_back, "RULES A3: every baccarat card is turned face up (BK is not a card)")
 
     def can_card(self, card: Card) -> bool:
-        return _can(self.verify_card, card)
+        return can(self.verify_card, card)
 
     def take_card(self, card: Card) -> None:
         self.verify_card(card)
@@ -451,19 +452,9 @@ class BaccaratGame:
         }
 
 
-def _can(verify: Any, *args: Any) -> bool:
-    try:
-        verify(*args)
-    except IllegalOperation:
-        return False
-    return True
-
 
 def _game(table: TableState) -> BaccaratGame:
-    game = table.games.get(GAME)
-    if not isinstance(game, BaccaratGame):
-        raise IllegalOperation("no baccarat game at this table (start one with baccarat.new)")
-    return game
+    return game_of(table, GAME, BaccaratGame, "baccarat.new")
 
 
 # ---- operations ------------------------------------------------------------------------------------

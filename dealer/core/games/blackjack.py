@@ -36,8 +36,9 @@ from dealer.core.games.base import Prompt, Step
 from dealer.core.games.shoe_game import ReshuffleDiscards, ShoeLink, move, seat_account
 from dealer.core.ledger import HOUSE
 from dealer.core.money import THREE_TO_TWO, TWO_TO_ONE, Ratio, Rounding, check_chips, pay
-from dealer.core.operations import Operation, ensure, register_operation
+from dealer.core.operations import Operation, can, ensure, register_operation
 from dealer.core.shoe import BLACKJACK_CUT, BurnRule, CutRule, ShoeMode, ShoeRules
+from dealer.core.table_state import game_of
 
 if TYPE_CHECKING:
     from dealer.core.table_state import TableState
@@ -380,7 +381,7 @@ class BlackjackGame:
                f"seat {seat} has {self.table.ledger.balance(seat_account(seat))} chips, cannot bet {amount}")
 
     def can_bet(self, seat: int, amount: int) -> bool:
-        return _can(self.verify_bet, seat, amount)
+        return can(self.verify_bet, seat, amount)
 
     def bet(self, seat: int, amount: int) -> None:
         self.verify_bet(seat, amount)
@@ -396,7 +397,7 @@ class BlackjackGame:
         ensure(not self.link.burn_due, "the burn card must come out before the deal")
 
     def can_start(self) -> bool:
-        return _can(self.verify_start)
+        return can(self.verify_start)
 
     def start(self) -> None:
         self.verify_start()
@@ -448,7 +449,7 @@ class BlackjackGame:
         return self.card_target() == "burn"
 
     def can_card(self, card: Card) -> bool:
-        return _can(self.verify_card, card)
+        return can(self.verify_card, card)
 
     def take_card(self, card: Card) -> None:
         self.verify_card(card)
@@ -525,7 +526,7 @@ class BlackjackGame:
         ensure(balance >= amount, f"seat {seat} has {balance} chips, cannot insure for {amount}")
 
     def can_insure(self, seat: int, amount: int) -> bool:
-        return _can(self.verify_insurance, seat, amount)
+        return can(self.verify_insurance, seat, amount)
 
     def insure(self, seat: int, amount: int) -> None:
         """Take insurance of ``amount`` (0 declines)."""
@@ -644,7 +645,7 @@ class BlackjackGame:
         ensure(balance >= amount, f"seat {seat.number} has {balance} chips; this needs {amount} more")
 
     def can_act(self, action: Action) -> bool:
-        return _can(self.verify_act, action)
+        return can(self.verify_act, action)
 
     def act(self, action: Action) -> None:
         self.verify_act(action)
@@ -884,19 +885,9 @@ class BlackjackGame:
         }
 
 
-def _can(verify: Any, *args: Any) -> bool:
-    try:
-        verify(*args)
-    except IllegalOperation:
-        return False
-    return True
-
 
 def _game(table: TableState) -> BlackjackGame:
-    game = table.games.get(GAME)
-    if not isinstance(game, BlackjackGame):
-        raise IllegalOperation("no blackjack game at this table (start one with blackjack.new)")
-    return game
+    return game_of(table, GAME, BlackjackGame, "blackjack.new")
 
 
 # ---- operations ----------------------------------------------------------------------------------

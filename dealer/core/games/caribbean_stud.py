@@ -53,7 +53,7 @@ from dealer.core.ledger import HOUSE
 from dealer.core.money import Ratio, Rounding, check_chips, pay
 from dealer.core.operations import Operation, ensure, register_operation
 from dealer.core.shoe import Shoe, ShoeMode, ShoeRules
-from dealer.core.table_state import TableState
+from dealer.core.table_state import TableState, game_of
 
 __all__ = ["CaribbeanAnte", "CaribbeanCall", "CaribbeanDeal", "CaribbeanCard", "CaribbeanFold",
            "CaribbeanReveal", "CaribbeanRules", "CaribbeanSettle", "CaribbeanStudGame",
@@ -413,10 +413,7 @@ class CaribbeanStudGame:
 
 
 def _game(table: TableState) -> CaribbeanStudGame:
-    game = table.games.get(GAME)
-    ensure(isinstance(game, CaribbeanStudGame), "no caribbean stud game at this table (caribbean-stud.new)")
-    assert isinstance(game, CaribbeanStudGame)
-    return game
+    return game_of(table, GAME, CaribbeanStudGame, "caribbean-stud.new")
 
 
 # ---- operations ----------------------------------------------------------------------------------

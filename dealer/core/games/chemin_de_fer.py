@@ -40,8 +40,9 @@ from dealer.core.games.base import Prompt, Step
 from dealer.core.games.shoe_game import ReshuffleDiscards, ShoeLink, move, seat_account
 from dealer.core.ledger import HOUSE
 from dealer.core.money import Ratio, Rounding, check_chips, commission
-from dealer.core.operations import Operation, ensure, register_operation
+from dealer.core.operations import Operation, can, ensure, register_operation
 from dealer.core.shoe import CutRule, Shoe, ShoeMode, ShoeRules
+from dealer.core.table_state import game_of
 
 if TYPE_CHECKING:
     from dealer.core.table_state import TableState
@@ -185,7 +186,7 @@ class CheminGame:
         ensure(not self.link.burn_due, "burn first")
 
     def can_close(self) -> bool:
-        return _can(self.verify_close)
+        return can(self.verify_close)
 
     def close(self) -> None:
         """Bets are closed: decide who plays the hand against the bank, then deal."""
@@ -394,19 +395,9 @@ class CheminGame:
                 "last_coups": self.history[-5:]}
 
 
-def _can(verify: Any, *args: Any) -> bool:
-    try:
-        verify(*args)
-    except IllegalOperation:
-        return False
-    return True
-
 
 def _game(table: TableState) -> CheminGame:
-    game = table.games.get(GAME)
-    if not isinstance(game, CheminGame):
-        raise IllegalOperation("no chemin de fer game at this table (start one with chemin.new)")
-    return game
+    return game_of(table, GAME, CheminGame, "chemin.new")
 
 
 @register_operation

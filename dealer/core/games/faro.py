@@ -43,7 +43,7 @@ from dealer.core.errors import IllegalOperation, MoneyError
 from dealer.core.games.base import Prompt, Step
 from dealer.core.ledger import Ledger
 from dealer.core.money import EVEN, Ratio, Rounding, pay
-from dealer.core.operations import Operation, ensure, register_operation
+from dealer.core.operations import Operation, can, ensure, register_operation
 from dealer.core.table_state import TableState
 
 __all__ = [
@@ -271,7 +271,7 @@ class FaroGame:
                "RULES A5: the turn is complete; settle it (or undo a mis-entered card) first")
 
     def can_card(self, card: Card) -> bool:
-        return _can(self.verify_card, card)
+        return can(self.verify_card, card)
 
     def enter_card(self, card: Card) -> None:
         """The next card came out of the box: place it in the turn and move the casekeeper."""
@@ -302,7 +302,7 @@ class FaroGame:
                "RULES A5: the last card's turn is already settled and paid; it cannot be undone")
 
     def can_undo(self) -> bool:
-        return _can(self.verify_undo)
+        return can(self.verify_undo)
 
     def undo_card(self) -> Card:
         """Take back the last card entered (a mis-read or mis-keyed card)."""
@@ -340,7 +340,7 @@ class FaroGame:
         self._verify_amount(seat, rank, coppered, amount)
 
     def can_bet(self, seat: str, rank: Rank, amount: int, coppered: bool = False) -> bool:
-        return _can(self.verify_bet, seat, rank, amount, coppered)
+        return can(self.verify_bet, seat, rank, amount, coppered)
 
     def place_bet(self, table: TableState, seat: str, rank: Rank, amount: int, coppered: bool) -> None:
         self.verify_bet(seat, rank, amount, coppered)
@@ -422,7 +422,7 @@ class FaroGame:
                f"the table maximum is {self.rules.max_bet}")
 
     def can_call(self, seat: str, order: tuple[Rank, Rank, Rank], amount: int) -> bool:
-        return _can(self.verify_call, seat, order, amount)
+        return can(self.verify_call, seat, order, amount)
 
     def call_the_turn(self, table: TableState, seat: str, order: tuple[Rank, Rank, Rank],
                       amount: int) -> None:
@@ -435,7 +435,7 @@ class FaroGame:
         ensure(self.turn_complete, "RULES A5: a turn is settled once its losing and winning cards are out")
 
     def can_settle(self) -> bool:
-        return _can(self.verify_settle)
+        return can(self.verify_settle)
 
     def settle(self, table: TableState) -> None:
         """Pay and collect every bet the turn decided; RULES A5 / A6.
@@ -525,7 +525,7 @@ class FaroGame:
                f"RULES A5: the deal is not over ({self.box_left} cards left); finish it first")
 
     def can_new_deal(self) -> bool:
-        return _can(self.verify_new_deal)
+        return can(self.verify_new_deal)
 
     def new_deal(self) -> None:
         self.verify_new_deal()
@@ -647,13 +647,6 @@ class TransferPlan:
         for source, target, amount, reason in sorted(self.transfers, key=lambda t: t[0] in both):
             ledger.transfer(source, target, amount, reason)
 
-
-def _can(verify: Any, *args: Any) -> bool:
-    try:
-        verify(*args)
-    except ValueError:
-        return False
-    return True
 
 
 def _spot(rank: Rank, coppered: bool) -> str:

@@ -46,7 +46,7 @@ from dealer.core.ledger import HOUSE
 from dealer.core.money import Rounding, check_chips, pay
 from dealer.core.operations import Operation, ensure, register_operation
 from dealer.core.shoe import ShoeMode
-from dealer.core.table_state import TableState
+from dealer.core.table_state import TableState, game_of
 
 __all__ = ["LetItRideBet", "LetItRideCard", "LetItRideChoice", "LetItRideDeal", "LetItRideGame",
            "LetItRideRules", "LetItRideSettle", "LetItRideShow", "NewLetItRideGame", "RevealCommunity"]
@@ -345,10 +345,7 @@ class LetItRideGame:
 
 
 def _game(table: TableState) -> LetItRideGame:
-    game = table.games.get(GAME)
-    ensure(isinstance(game, LetItRideGame), "no let it ride game at this table (let-it-ride.new)")
-    assert isinstance(game, LetItRideGame)
-    return game
+    return game_of(table, GAME, LetItRideGame, "let-it-ride.new")
 
 
 # ---- operations ----------------------------------------------------------------------------------

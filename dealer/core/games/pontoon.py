@@ -34,8 +34,9 @@ from dealer.core.games.base import Prompt, Step
 from dealer.core.games.blackjack import DoubleOn, HandValue, hand_value, is_natural, points
 from dealer.core.games.shoe_game import ReshuffleDiscards, ShoeLink, move, seat_account
 from dealer.core.money import check_chips
-from dealer.core.operations import Operation, ensure, register_operation
+from dealer.core.operations import Operation, can, ensure, register_operation
 from dealer.core.shoe import Shoe, ShoeMode, ShoeRules
+from dealer.core.table_state import game_of
 
 if TYPE_CHECKING:
     from dealer.core.table_state import TableState
@@ -235,7 +236,7 @@ class PontoonGame:
         ensure(self.table.ledger.balance(seat_account(seat)) >= amount, f"seat {seat} cannot cover {amount}")
 
     def can_bet(self, seat: int, amount: int) -> bool:
-        return _can(self.verify_bet, seat, amount)
+        return can(self.verify_bet, seat, amount)
 
     def bet(self, seat: int, amount: int) -> None:
         self.verify_bet(seat, amount)
@@ -252,7 +253,7 @@ class PontoonGame:
         ensure(not self.burn_due, "RULES A2: burn the top card first")
 
     def can_start(self) -> bool:
-        return _can(self.verify_start)
+        return can(self.verify_start)
 
     def start(self) -> None:
         self.verify_start()
@@ -287,7 +288,7 @@ class PontoonGame:
     def legal(self) -> tuple[str, ...]:
         if self.phase is not Phase.PLAYING or self.turn is None:
             return ()
-        return tuple(a for a in ("hit", "stand", "double", "split") if _can(self.verify_act, a))
+        return tuple(a for a in ("hit", "stand", "double", "split") if can(self.verify_act, a))
 
     def verify_act(self, action: str) -> None:
         ensure(self.phase is Phase.PLAYING and self.turn is not None, "no player is to act now")
@@ -489,19 +490,9 @@ class PontoonGame:
                 "cards_left": None if shoe is None else shoe.cards_left, "last_rounds": self.history[-5:]}
 
 
-def _can(verify: Any, *args: Any) -> bool:
-    try:
-        verify(*args)
-    except IllegalOperation:
-        return False
-    return True
-
 
 def _game(table: TableState) -> PontoonGame:
-    game = table.games.get(GAME)
-    if not isinstance(game, PontoonGame):
-        raise IllegalOperation("no pontoon game at this table (start one with pontoon.new)")
-    return game
+    return game_of(table, GAME, PontoonGame, "pontoon.new")
 
 
 @register_operation

@@ -60,7 +60,7 @@ from dealer.core.ledger import HOUSE
 from dealer.core.money import check_chips
 from dealer.core.operations import Operation, ensure, register_operation
 from dealer.core.shoe import ShoeMode
-from dealer.core.table_state import TableState
+from dealer.core.table_state import TableState, game_of
 
 __all__ = ["NewPusoyGame", "PusoyBet", "PusoyCard", "PusoyDeal", "PusoyGame", "PusoyRoyalty", "PusoyRules",
            "PusoySet", "PusoySettle", "PusoySurrender", "is_royalty", "outcome_of", "parse_cards"]
@@ -431,10 +431,7 @@ class PusoyGame:
 
 
 def _game(table: TableState) -> PusoyGame:
-    game = table.games.get(GAME)
-    ensure(isinstance(game, PusoyGame), "no pusoy game at this table (pusoy.new)")
-    assert isinstance(game, PusoyGame)
-    return game
+    return game_of(table, GAME, PusoyGame, "pusoy.new")
 
 
 # ---- operations ----------------------------------------------------------------------------------

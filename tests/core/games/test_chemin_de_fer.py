@@ -197,12 +197,14 @@ def _play(rec: Recorder, game: CheminGame, coups: int, rng: Rng) -> None:
                 rec.apply(PutUpBank(amount))
         if game.prompt().step is Step.SHUFFLE:
             rec.shuffle(seed=rng.randbelow(10**6))
-        others = [s for s in range(1, 6) if s != game.banker]
+        others = [s for s in range(1, 6) if s != game.banker and rec.balance(f"seat-{s}") > 0]
+        if not others:  # nobody left with chips to play against the bank
+            return
         caller = others[rng.randbelow(len(others))]
         if game.bank <= rec.balance(f"seat-{caller}"):
             rec.apply(Banco(caller))
         else:
-            rec.apply(CheminStake(caller, min(game.bank, rec.balance(f"seat-{caller}"), 10) or 1))
+            rec.apply(CheminStake(caller, min(game.bank, rec.balance(f"seat-{caller}"), 10)))
         rec.apply(CloseBets())
         while game.phase.value not in ("bank", "betting"):
             if game.prompt().step is Step.CARD:
