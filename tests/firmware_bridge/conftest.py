@@ -4,24 +4,13 @@ when ``FB_SHOE_PORT`` / ``FB_SHUFFLER_PORT`` / ``FB_REELS_PORT`` names a port (s
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
+from fb_support import Opener
 
-# tests/conftest.py puts tests/ on sys.path, where this directory would shadow the real package as a
-# namespace package; make sure `firmware_bridge` is the repository's package.
-_REPO = str(Path(__file__).resolve().parents[2])
-if sys.path[:1] != [_REPO]:
-    sys.path.insert(0, _REPO)
-sys.path.insert(1, str(Path(__file__).resolve().parent))
-if getattr(sys.modules.get("firmware_bridge"), "__file__", "") is None:
-    del sys.modules["firmware_bridge"]
-from fb_support import Opener  # noqa: E402
-
-from firmware_bridge import Device, open_device  # noqa: E402
+from firmware_bridge import Device, open_device
 
 BACKENDS = ["memory", "pty", "hardware"]
 

@@ -6,8 +6,8 @@ import itertools
 import random
 
 import numpy as np
+import poker_reference as reference_poker
 import pytest
-from core.evaluation import poker_reference as reference_poker
 
 from dealer.core.errors import IllegalOperation
 from dealer.core.evaluation import (
