@@ -32,7 +32,7 @@ import enum
 from collections import Counter
 from dataclasses import dataclass, field
 
-from dealer.core.cards import Card, Rank
+from dealer.core.cards import BACK, Card, Rank
 from dealer.core.errors import DealerError, IllegalOperation, ShoeEmpty, ShoeStateError
 from dealer.core.packs import Pack, pack_by_name
 from dealer.core.rng import Rng
@@ -261,6 +261,41 @@ class Shoe:
         index = len(self._order) - 1 - self._order[::-1].index(card)
         self._order[index], self._order[-1] = self._order[-1], self._order[index]
         self._order.pop()
+
+    def identify(self, card: Card) -> tuple[IntegrityFault, ...]:
+        """A card that came out face down (``BK``) is turned up: it was ``card``.
+
+        The oldest unidentified card takes the name; the composition and the duplicate check then
+        count it like any card seen. Raises when no face-down card is waiting to be named.
+        """
+        if card.is_back:
+            raise IllegalOperation("identify a face-down card with its face, not BK")
+        for cards in (self.dealt, self.burned):
+            if BACK in cards:
+                index = cards.index(BACK)
+                del cards[index]
+                faults = self.record(card, burn=cards is self.burned)
+                placed = self.burned if cards is self.burned else self.dealt
+                placed.insert(index, placed.pop())  # keep the card where it came out
+                return faults
+        raise IllegalOperation("no face-down card is waiting to be identified")
+
+    def verify_undo(self, card: Card) -> None:
+        if not self.dealt or self.dealt[-1] != card:
+            last = self.dealt[-1].code if self.dealt else "nothing"
+            raise IllegalOperation(f"only the last card dealt can be taken back: that is {last}, not "
+                                   f"{card.code}")
+
+    def undo(self, card: Card) -> None:
+        """Take back the last card recorded (a mis-entered card): it counts as unseen again."""
+        self.verify_undo(card)
+        self.dealt.pop()
+        if not card.is_back and card in self.pack and self._remaining[card] < self.pack.count(card):
+            seen = sum(1 for c in self.dealt + self.burned if c == card)
+            if seen < self.pack.count(card):  # it was counted (not a flagged duplicate)
+                self._remaining[card] += 1
+                if self.mode is ShoeMode.KNOWN:
+                    self._order.append(card)  # back on top: the next draw deals it again
 
     def reconcile(self, device_count: int) -> tuple[IntegrityFault, ...]:
         """Compare the device's dealt counter with the cards seen since the shuffle."""

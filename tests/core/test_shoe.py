@@ -219,3 +219,37 @@ def test_bad_cut_placement_is_refused() -> None:
     shoe = Shoe(ShoeRules(decks=1))
     with pytest.raises(IllegalOperation, match="cut card"):
         shoe.shuffle(Rng.from_seed(1), cut_behind=52)
+
+
+def test_a_face_down_card_is_identified_in_place() -> None:
+    shoe = Shoe(ShoeRules(decks=1), mode=ShoeMode.OBSERVED)
+    shoe.shuffle()
+    shoe.record(Card.parse("2C"))
+    shoe.record(BACK)  # the hole card, face down
+    shoe.record(Card.parse("3C"))
+    assert shoe.identify(Card.parse("KH")) == ()
+    assert [c.code for c in shoe.dealt] == ["2C", "KH", "3C"] and shoe.unidentified == 0
+    assert shoe.remaining_composition()[Card.parse("KH")] == 0
+    with pytest.raises(IllegalOperation, match="no face-down card"):
+        shoe.identify(Card.parse("QH"))
+    shoe.record(BACK)
+    (fault,) = shoe.identify(Card.parse("2C"))  # named as a card already seen: a duplicate
+    assert fault.kind is FaultKind.DUPLICATE
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=seeds, data=st.data())
+def test_undo_puts_the_composition_back(seed: int, data: st.DataObject) -> None:
+    for mode in ShoeMode:
+        shoe = Shoe(ShoeRules(decks=2), mode=mode)
+        shoe.shuffle(Rng.from_seed(seed))
+        cards = Rng.from_seed(seed).shuffled(shoe.pack.cards)[:10]
+        for card in cards:
+            shoe.draw() if mode is ShoeMode.KNOWN else shoe.record(card)
+        before = shoe.remaining_composition()
+        wrong = data.draw(st.sampled_from(list(shoe.pack.cards)))
+        (shoe.record(wrong))
+        shoe.undo(wrong)
+        assert shoe.remaining_composition() == before and shoe.cards_out == 10
+    with pytest.raises(IllegalOperation, match="only the last card"):
+        shoe.undo(Card.parse("JK"))
