@@ -746,7 +746,10 @@ class UndoCard(Operation):
     kind: ClassVar[str] = "faro.undo"
 
     def apply(self, table: TableState) -> None:
-        faro_game(table).undo_card()
+        card = faro_game(table).undo_card()
+        shoe = table.shoe
+        if shoe is not None and shoe.dealt and shoe.dealt[-1] == card:
+            shoe.undo(card)  # the box's count goes back too: the card is unseen again
 
 
 @register_operation

@@ -28,7 +28,8 @@ from dealer.core.games.faro import (
 from dealer.core.operations import Operation, operation_from_payload
 from dealer.core.packs import standard_52
 from dealer.core.rng import Rng
-from dealer.core.table_state import LoadShoe, ShuffleShoe, TableState, TransferChips
+from dealer.core.shoe import ShoeMode
+from dealer.core.table_state import DealCard, LoadShoe, ShuffleShoe, TableState, TransferChips
 
 SEATS = ("seat-1", "seat-2")
 
@@ -327,6 +328,20 @@ def test_undo_takes_back_a_mis_entered_card() -> None:
     assert t.game.casekeeper.left(Rank.FIVE) == 4 and t.game.casekeeper.left(Rank.SIX) == 3
     with pytest.raises(IllegalOperation, match="already settled"):
         t.do(UndoCard())
+
+
+def test_undo_also_takes_the_card_back_from_the_box() -> None:
+    # RULES A5/H6: a mis-entered card is unseen again, in the casekeeper and in the dealing box
+    t = Recorder()
+    t.do(LoadShoe(decks=1, mode=ShoeMode.OBSERVED))
+    t.do(ShuffleShoe())
+    for code in ("2S", "5H"):  # as the table runtime logs them: out of the box, then to the game
+        t.do(DealCard(Card.parse(code)))
+        t.do(t.game.card_operation(Card.parse(code)))
+    shoe = t.table.require_shoe()
+    t.do(UndoCard())
+    assert shoe.cards_out == 1 and shoe.remaining_composition()[Card.parse("5H")] == 1
+    assert t.game.casekeeper.left(Rank.FIVE) == 4
 
 
 def test_a_fifth_card_of_a_rank_is_an_integrity_event_not_a_crash() -> None:
