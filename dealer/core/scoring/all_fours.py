@@ -60,16 +60,23 @@ class PointsGame(ScoreGame):
 
 @dataclass(frozen=True)
 class PitchRules:
-    variant: str = rule("auction", "'auction' (seed), 'smudge' (any player taking all 4 points wins at once) "
-                        "or 'joker' (53 cards, a Joker point, game 10)",
-                        choices=("auction", "smudge", "joker"), section="C11")
+    variant: str = rule("auction", "'auction' (seed), 'smudge' (any player taking all 4 points wins at "
+                        "once), 'joker' (53 cards, a Joker point, game 10) or 'sellout' (the player on the "
+                        "dealer's left sells the contract or pitches himself; game 7)",
+                        choices=("auction", "smudge", "joker", "sellout"), section="C11")
     target: int = rule(7, "game (10 with the joker variant)", section="C11")
     smudge_in_hole: bool = rule(True, "a smudger in the hole just scores the 4 (seed)", section="C11")
+    scoring: str = rule("up", "'up': count up from 0 to the target; 'countdown' (Pitch): start at the "
+                        "target, subtract points won, add the bid when set back, first to 0 wins",
+                        choices=("up", "countdown"), section="C11 pitch")
+    setback_chips: bool = rule(False, "chip settlement: 1 more chip for each time the payer was set back",
+                               section="C11 settlement")
 
 
 class AuctionPitch(PointsGame):
     """Auction Pitch: everyone scores what he made; the pitcher only if he made his bid, else he is set
-    back; the pitcher's points count first, then High, Low, Jack (Joker), Game."""
+    back; the pitcher's points count first, then High, Low, Jack (Joker), Game. Countdown scoring,
+    the sellout variant and the revoke penalties of RULES C11."""
 
     name: ClassVar[str] = "auction-pitch"
     title: ClassVar[str] = "Auction Pitch"
@@ -77,12 +84,20 @@ class AuctionPitch(PointsGame):
     rules_class: ClassVar[type[Any]] = PitchRules
     side_count: ClassVar[tuple[int, int]] = (2, 7)
     entry_kinds: ClassVar[dict[str, str]] = {
-        "hand": "{pitcher, bid: 2-4, high, low, jack?, joker?, game? or game_cards: {player: cards won}} — "
-                "each point names who won it (absent: nobody)",
+        "hand": "{pitcher, bid: 2-4, high, low, jack?, joker?, game? or game_cards: {player: cards won}, "
+                "sellout?: {seller, sold: bool, high_bidder?}} — each point names who won it "
+                "(absent: nobody)",
+        "revoke": "{revoker, ...the hand's fields} — a revoke stands and play goes on: the revoker scores "
+                  "nothing and is set back the bid; the others score what they made (RULES C11)",
     }
 
     def setup(self) -> None:
         self.smudged: str | None = None
+        self.setbacks: dict[str, int] = {s: 0 for s in self.names}
+        self.sign = -1 if self.rules.scoring == "countdown" else 1
+        if self.sign < 0:
+            self.lowest_wins = True  # type: ignore[misc]
+            self.totals = {s: self.target for s in self.names}  # RULES C11: everyone starts at 7
 
     @property
     def target(self) -> int:
@@ -90,9 +105,53 @@ class AuctionPitch(PointsGame):
             return 10  # RULES C11: the joker game is to 10
         return int(self.rules.target)
 
-    def entry_hand(self, data: Data) -> Scored:
+    def made(self, side: str) -> int:
+        """Points made so far, whichever way the sheet counts (countdown: the target less what is left)."""
+        return self.totals[side] if self.sign > 0 else self.target - self.totals[side]
+
+    def _item(self, side: str, label: str, points: int) -> Item:
+        return Item(side, label, self.sign * points)
+
+    def _sellout(self, data: Data, pitcher: str, bid: int) -> list[Item]:
+        """RULES C11 sellout: the seller scores the bid at once if he sold; if he pitches himself, the high
+        bidder does. Nobody may bid enough to put a selling seller out; he must sell if refusing would put
+        the high bidder out."""
+        if self.rules.variant != "sellout":
+            if data.has("sellout"):
+                raise data.error("'sellout' belongs to the sellout variant (house rule variant)")
+            return []
+        raw = data._get("sellout", None)
+        if not isinstance(raw, dict):
+            raise data.error("sellout: give {seller, sold: true/false, high_bidder?}")
+        d = Data(raw, self, f"{data.where} sellout")
+        seller = d.side("seller")
+        sold = d.flag("sold")
+        high = d.optional_side("high_bidder")
+        d.done()
+        if sold:
+            if high not in (None, pitcher) or pitcher == seller:
+                raise data.error("a sold contract makes the high bidder (another player) the pitcher")
+            if self.made(seller) + bid >= self.target:
+                raise data.error(f"nobody may bid enough to put the seller out ({seller} has "
+                                 f"{self.made(seller)}, bid {bid})")
+            return [self._item(seller, f"sold the contract for {bid}", bid)]
+        if pitcher != seller:
+            raise data.error("the seller who does not sell is the pitcher")
+        if high is None:
+            if bid != 4:
+                raise data.error("without a high bidder the seller took the contract at 4")
+            return []
+        if high == seller:
+            raise data.error("the high bidder is another player than the seller")
+        if self.made(high) + bid >= self.target:
+            raise data.error(f"the seller must sell: refusing would put {high} out "
+                             f"({self.made(high)} + {bid})")
+        return [self._item(high, f"high bid {bid} refused", bid)]
+
+    def _hand(self, data: Data, revoker: str | None) -> Scored:
         pitcher = data.side("pitcher")
         bid = data.num("bid", lo=2, hi=5 if self.rules.variant == "joker" else 4)
+        items = self._sellout(data, pitcher, bid)
         names = ["high", "low", "jack"] + (["joker"] if self.rules.variant == "joker" else [])
         won = {n: data.optional_side(n) for n in names}
         won["game"] = _game_winner(data)
@@ -100,31 +159,52 @@ class AuctionPitch(PointsGame):
             raise data.error("High and Low are always in play: say who won them")
         self.hands += 1
         made = sum(1 for who in won.values() if who == pitcher)
-        items: list[Item] = []
-        if made >= bid:
-            items += [Item(pitcher, point, 1) for point, who in won.items() if who == pitcher]
-        else:
-            items.append(Item(pitcher, f"set back (bid {bid}, made {made})", -bid))
-        items += [Item(who, point, 1) for point, who in won.items() if who is not None and who != pitcher]
+        notes: list[str] = []
+        if revoker is not None:
+            notes.append(f"{revoker} revoked: scores nothing and is set back {bid}")
+            won = {point: (None if who == revoker else who) for point, who in won.items()}
+        if revoker == pitcher or (revoker is None and made < bid):
+            items.append(self._item(pitcher, f"set back (bid {bid}, made {made})", -bid))
+            self.setbacks[pitcher] += 1
+        else:  # RULES C11: another player's revoke lets the pitcher score what he made, even if short
+            items += [self._item(pitcher, point, 1) for point, who in won.items() if who == pitcher]
+        if revoker is not None and revoker != pitcher:
+            items.append(self._item(revoker, f"revoke (bid {bid})", -bid))
+            self.setbacks[revoker] += 1
+        items += [self._item(who, point, 1) for point, who in won.items()
+                  if who is not None and who != pitcher]
         all_four = [who for who in self.names if sum(1 for w in won.values() if w == who) == len(won)]
-        if all_four:
+        if all_four and revoker is None:
             who = all_four[0]
             smudge = self.rules.variant == "smudge" or (bid == 4 and who == pitcher)
-            if smudge and (self.totals[who] >= 0 or not self.rules.smudge_in_hole):
+            if smudge and (self.made(who) >= 0 or not self.rules.smudge_in_hole):
                 self.smudged = who
-        return Scored(tuple(items), ("smudge",) if self.smudged else ())
+        return Scored(tuple(items), tuple(notes) + (("smudge",) if self.smudged else ()))
+
+    def entry_hand(self, data: Data) -> Scored:
+        return self._hand(data, None)
+
+    def entry_revoke(self, data: Data) -> Scored:
+        return self._hand(data, data.side("revoker"))
 
     def check_end(self) -> GameResult | None:
         if self.smudged:
             return GameResult((self.smudged,), 1, "smudge", self.others(self.smudged))
-        return super().check_end()
+        for side in self.names:
+            if self.made(side) >= self.target:
+                label = "first to 0" if self.sign < 0 else f"first to {self.target}"
+                return GameResult((side,), 1, label, self.others(side))
+        return None
 
     def state_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"scoring": self.rules.scoring, "set_backs": dict(self.setbacks),
+                               "in_the_hole": [s for s in self.names if self.made(s) < 0]}
         if self.result is None or not self.result.winners:
-            return {}
+            return out
         winner = self.result.winners[0]
-        pay = {p: (1 if self.totals[p] >= 1 else 2) for p in self.others(winner)}
-        return {"settlement": {"winner": winner, "chips_from_each": pay}}  # RULES C11 settlement
+        pay = {p: (1 if self.made(p) >= 1 else 2) + (self.setbacks[p] if self.rules.setback_chips else 0)
+               for p in self.others(winner)}
+        return {**out, "settlement": {"winner": winner, "chips_from_each": pay}}  # RULES C11 settlement
 
 
 @dataclass(frozen=True)
