@@ -490,6 +490,7 @@ class BlackjackGame:
     def reveal(self, seat: int, hand: int, card: Card) -> None:
         """Live mode: a face-down card (hole card or double-down card) is turned up."""
         self.verify_reveal(seat, hand, card)
+        self.link.identify(card)  # the shoe counts the card it recorded as BK from now on
         if seat == 0:
             self.dealer[1] = card
             self.hole_revealed = True
@@ -844,11 +845,12 @@ class BlackjackGame:
         return None
 
     def cards_in_play(self) -> list[Card]:
-        """Every card on the layout this round (they must not come out of a reshuffled shoe)."""
-        cards = [c for c in self.dealer if not c.is_back]
+        """Every card on the layout this round (they must not come out of a reshuffled shoe);
+        a face-down card not yet turned up is ``BK``."""
+        cards = list(self.dealer)
         for seat in self.seats.values():
             for hand in seat.hands:
-                cards += [c for c in hand.cards if not c.is_back]
+                cards += hand.cards
         return cards if self.phase is not Phase.BETTING else []
 
     def _round_json(self) -> dict[str, Any]:

@@ -163,6 +163,8 @@ class PontoonGame:
         if self.burn_due:
             return "burn"
         if self.phase is Phase.DEALING:
+            if not self.plan:
+                return None  # live mode: face-down first cards must be turned up first
             return "dealer" if self.plan[0] == 0 else seat_account(self.plan[0])
         if self.phase is Phase.PLAYING and self.turn is not None:
             hand = self.hands[self.turn[0]][self.turn[1]]
@@ -174,8 +176,14 @@ class PontoonGame:
     def verify_card(self, card: Card) -> None:
         ensure(self.card_target() is not None, f"no card is due now ({self.prompt().text})")
         ensure(not card.is_joker, "RULES A2: a single 52-card pack, no jokers")
-        ensure(not card.is_back or self.phase is Phase.DEALING,
-               "only the first round of the deal is face down; report the card's face")
+        ensure(not card.is_back or self._first_round(),
+               "RULES A2: only the first round of the deal is face down (BK); report the card's face")
+
+    def _first_round(self) -> bool:
+        if self.phase is not Phase.DEALING or not self.plan:
+            return False
+        n = self.plan[0]
+        return not (self.dealer if n == 0 else self.hands[n][0].cards)
 
     def take_card(self, card: Card) -> None:
         self.verify_card(card)
@@ -197,7 +205,7 @@ class PontoonGame:
         if self.phase is Phase.DEALING:
             n = self.plan.pop(0)
             (self.dealer if n == 0 else self.hands[n][0].cards).append(card)
-            if not self.plan:
+            if not self.plan and self.face_down() is None:
                 self._after_deal()
             return
         if self.phase is Phase.PLAYING:
@@ -218,12 +226,48 @@ class PontoonGame:
             self._settle()
 
     def cards_in_play(self) -> list[Card]:
+        """The cards on the layout this round; a face-down card not yet turned up is ``BK``."""
         cards = list(self.dealer)
         for hands in self.hands.values():
             for hand in hands:
                 cards += hand.cards
-        return [c for c in cards if not c.is_back] if self.phase in (
-            Phase.DEALING, Phase.PLAYING, Phase.DEALER) else []
+        return cards if self.phase in (Phase.DEALING, Phase.PLAYING, Phase.DEALER) else []
+
+    # ---- face-down first cards (live mode) ---------------------------------------------------------
+    def face_down(self) -> int | None:
+        """The seat (0 = the dealer) whose face-down first card must be turned up next, or None.
+
+        Live mode may report the first round as ``BK``. Naturals are settled as soon as the deal is
+        complete (RULES A2), and a natural can hide under any face-down card, so every one is
+        turned up (shown to the camera or typed by the dealer) before play goes on. The public state
+        keeps showing it as ``BK`` until the hand is finished.
+        """
+        if self.phase is not Phase.DEALING or self.plan:
+            return None
+        for seat in self.order():
+            if seat in self.hands and any(c.is_back for c in self.hands[seat][0].cards):
+                return seat
+        return 0 if any(c.is_back for c in self.dealer) else None
+
+    def verify_reveal(self, seat: int, card: Card) -> None:
+        ensure(self.phase is Phase.DEALING and not self.plan,
+               "RULES A2: face-down first cards are turned up once the deal is complete")
+        ensure(not card.is_back and not card.is_joker, f"a turned-up card shows its face, not {card.code}")
+        cards = self.dealer if seat == 0 else self.hands[seat][0].cards if seat in self.hands else []
+        who = "the dealer" if seat == 0 else f"seat {seat}"
+        ensure(any(c.is_back for c in cards), f"{who} has no face-down card to turn up")
+
+    def can_reveal(self, seat: int, card: Card) -> bool:
+        return can(self.verify_reveal, seat, card)
+
+    def reveal(self, seat: int, card: Card) -> None:
+        """Live mode: the face-down first card of ``seat`` (0 = the dealer) was ``card``."""
+        self.verify_reveal(seat, card)
+        cards = self.dealer if seat == 0 else self.hands[seat][0].cards
+        cards[next(i for i, c in enumerate(cards) if c.is_back)] = card
+        self.link.identify(card)  # the shoe counts the card it recorded as BK from now on
+        if self.face_down() is None:
+            self._after_deal()
 
     # ---- bets and the deal ------------------------------------------------------------------------
     def verify_bet(self, seat: int, amount: int) -> None:
@@ -426,6 +470,12 @@ class PontoonGame:
             return Prompt(Step.CARD, target, text="deal face up until a black jack falls")
         if self.phase is Phase.BETTING:
             return Prompt(Step.BET, None, ("bet", "deal"), text=f"seat {self.banker} banks: place bets")
+        hidden = self.face_down()
+        if hidden is not None:
+            who = "dealer" if hidden == 0 else seat_account(hidden)
+            return Prompt(Step.DECIDE, who, ("reveal",),
+                          text=f"{'the dealer' if hidden == 0 else f'seat {hidden}'}: "
+                               "turn up the face-down card")
         if target is not None:
             return Prompt(Step.CARD, target, text=f"card to {target.replace('-', ' ')}")
         if self.phase is Phase.PLAYING and self.turn is not None:
@@ -552,6 +602,19 @@ class PontoonCard(Operation):
 
 @register_operation
 @dataclass(frozen=True)
+class PontoonReveal(Operation):
+    """Live mode: a face-down first card is turned up (``seat`` 0 = the dealer)."""
+
+    kind: ClassVar[str] = "pontoon.reveal"
+    seat: int
+    card: Card
+
+    def apply(self, table: TableState) -> None:
+        _game(table).reveal(self.seat, self.card)
+
+
+@register_operation
+@dataclass(frozen=True)
 class PontoonAct(Operation):
     kind: ClassVar[str] = "pontoon.act"
     action: str
@@ -581,4 +644,5 @@ class PassBank(Operation):
 
 
 __all__ = ["GAME", "STAKES", "NewPontoonGame", "PassBank", "PontoonAct", "PontoonBet", "PontoonCard",
-           "PontoonDealer", "PontoonGame", "PontoonRules", "PontoonStart", "bonus_multiple", "points"]
+           "PontoonDealer", "PontoonGame", "PontoonReveal", "PontoonRules", "PontoonStart", "bonus_multiple",
+           "points"]

@@ -12,12 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
-from dealer.core.cards import Card
+from dealer.core.cards import BACK, Card
 from dealer.core.errors import IllegalOperation
 from dealer.core.money import Chips
 from dealer.core.operations import Operation, ensure, register_operation
 from dealer.core.rng import Rng
-from dealer.core.shoe import BurnRule, Shoe
+from dealer.core.shoe import BurnRule, IntegrityFault, Shoe, ShoeMode
 
 if TYPE_CHECKING:
     from dealer.core.table_state import TableState
@@ -91,13 +91,29 @@ class ShoeLink:
             raise IllegalOperation("the burn card must come out before the deal")
         shoe.record(card)
 
+    def identify(self, card: Card) -> tuple[IntegrityFault, ...]:
+        """A card that came out face down and was recorded as ``BK`` is turned up as ``card``.
+
+        Live mode (an observed shoe) names it in the shoe, so that the remaining composition and the
+        duplicate check count it from now on. A simulated (known-order) shoe recorded the real card
+        when it was dealt — the game only showed it as ``BK`` — so nothing is recorded twice.
+        """
+        shoe = self.require_shoe()
+        if shoe.mode is not ShoeMode.OBSERVED or BACK not in shoe.dealt:
+            return ()
+        return shoe.identify(card)
+
     def reshuffle_discards(self, in_play: list[Card], rng: Rng, cut_behind: int | None) -> None:
         """The shoe ran out mid-round: everything but the cards on the layout is shuffled again.
 
-        The layout cards are recorded straight away so that they cannot come out a second time."""
+        The layout cards are recorded straight away so that they cannot come out a second time;
+        a face-down one (``BK``, observed shoes only) is recorded face down and named when it is
+        turned up."""
         shoe = self.require_shoe()
         shoe.shuffle(rng, cut_behind)
         for card in in_play:
+            if card.is_back and shoe.mode is not ShoeMode.OBSERVED:
+                continue
             shoe.record(card)
         self.shuffle_due_at = None
 

@@ -427,6 +427,102 @@ def test_shoe_runs_out_mid_round_reshuffle_keeps_layout_cards_out() -> None:
     assert not rec.table.faults
 
 
+# ---- face-down cards in the shoe (live mode) --------------------------------------------------------
+def _shoe_count(rec: Recorder, code: str) -> int:
+    return rec.table.require_shoe().remaining_composition()[Card.parse(code)]
+
+
+def test_revealed_hole_card_is_named_in_the_shoe() -> None:
+    # RULES A1: the hole card is dealt face down (BK) and turned up after the players; once turned
+    # up the shoe counts it like any card seen.
+    rec, game = live("decks=1")
+    shoe = rec.table.require_shoe()
+    rec.feed(game, "9S KD 8D BK")
+    assert shoe.unidentified == 1 and _shoe_count(rec, "6H") == 1
+    rec.apply(PeekClear())
+    rec.apply(Act(Action.STAND))
+    rec.apply(Reveal(0, Card.parse("6H")))
+    assert shoe.unidentified == 0 and _shoe_count(rec, "6H") == 0
+    assert [c.code for c in shoe.dealt] == ["9S", "KD", "8D", "6H"]
+    rec.feed(game, "6H")  # the only 6H of a single deck came out a second time
+    assert [f.kind.value for f in rec.table.faults] == ["duplicate"]
+
+
+def test_revealed_hole_card_seen_before_is_a_duplicate() -> None:
+    # RULES A1 (hole card) with the shoe's duplicate check: the turned-up card was already dealt.
+    rec, game = live("decks=1")
+    rec.feed(game, "9S KD 8D BK")
+    rec.apply(PeekClear())
+    rec.apply(Act(Action.STAND))
+    rec.apply(Reveal(0, Card.parse("8D")))
+    (fault,) = rec.table.faults
+    assert fault.kind.value == "duplicate" and fault.card == Card.parse("8D")
+
+
+def test_revealed_double_down_card_is_named_in_the_shoe() -> None:
+    # RULES A1: the double-down card comes face down and is revealed at settlement.
+    rec, game = live("decks=1")
+    shoe = rec.table.require_shoe()
+    rec.feed(game, "6S 9C 5D 7H")
+    rec.apply(Act(Action.DOUBLE))
+    rec.feed(game, "BK QC")
+    assert shoe.unidentified == 1
+    rec.apply(Reveal(1, Card.parse("KD")))
+    assert shoe.unidentified == 0 and _shoe_count(rec, "KD") == 0 and net(rec) == 20
+    assert shoe.cards_out == 6 and sum(shoe.remaining_composition().values()) == 46
+
+
+def test_simulated_hole_card_is_counted_once() -> None:
+    # RULES A1: in simulated mode the engine deals the real hole card (shown as BK until turned up);
+    # the shoe recorded it when it was dealt and turning it up records nothing more.
+    rec = Recorder()
+    rec.apply(NewBlackjackGame(rules="decks=1"))
+    rec.shuffle(seed=5, cut_behind=20)
+    rec.buy_in([1])
+    game = rec.table.games["blackjack"]
+    shoe = rec.table.require_shoe()
+    for _ in range(5):
+        rec.apply(PlaceBet(1, 10))
+        rec.apply(StartRound())
+        while game.phase.value != "betting":
+            rec.apply(game.auto_operation() or game.card_operation(shoe.next_card()))
+        seen = shoe.dealt + shoe.burned
+        assert shoe.unidentified == 0
+        assert all(shoe.remaining_composition()[c] == shoe.pack.count(c) - seen.count(c) for c in shoe.pack)
+        assert sum(shoe.remaining_composition().values()) == shoe.cards_left
+
+
+def test_face_down_hole_card_survives_a_reshuffle_of_the_discards() -> None:
+    # RULES A1 (hole card face down) when a small shoe runs dry mid-round: the layout, the BK hole card
+    # included, stays out of the reshuffled shoe and is named there when it is turned up.
+    rec = Recorder()
+    rec.apply(NewBlackjackGame(rules="decks=1,cutmin=0,cutmax=0", mode=ShoeMode.OBSERVED))
+    rec.shuffle(cut_behind=0)
+    rec.buy_in([1])
+    game = rec.table.games["blackjack"]
+    shoe = rec.table.require_shoe()
+    layout = parse_cards("2C 7D 3C 9H 4C 5C")
+    for card in shoe.pack.cards:
+        if card not in layout:
+            shoe.record(card)
+    rec.apply(PlaceBet(1, 10))
+    rec.apply(StartRound())
+    rec.feed(game, "2C 7D 3C BK")  # the hole card is the 9H, face down
+    for card in ("4C", "5C"):
+        rec.apply(Act(Action.HIT))
+        rec.feed(game, card)
+    rec.apply(Act(Action.HIT))
+    assert game.prompt().options == ("reshuffle",)
+    rec.apply(ReshuffleDiscards("blackjack", seed=1))
+    assert shoe.unidentified == 1 and shoe.cards_out == 6
+    rec.feed(game, "2D")  # 16
+    rec.apply(Act(Action.STAND))
+    rec.apply(Reveal(0, Card.parse("9H")))
+    assert shoe.unidentified == 0 and _shoe_count(rec, "9H") == 0
+    rec.feed(game, "KS")  # dealer 16 draws and busts
+    assert net(rec) == 10 and not rec.table.faults
+
+
 # ---- strategy ---------------------------------------------------------------------------------------
 @pytest.mark.parametrize("spec", ["s17,das,da", "h17,nodas,d9", "s17,nodas,d10,ls"])
 def test_generated_strategy_agrees_with_the_seed_hints(spec: str) -> None:

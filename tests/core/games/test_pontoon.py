@@ -20,6 +20,7 @@ from dealer.core.games.pontoon import (
     PontoonBet,
     PontoonDealer,
     PontoonGame,
+    PontoonReveal,
     PontoonStart,
     bonus_multiple,
 )
@@ -213,9 +214,59 @@ def test_face_down_first_round_hidden_in_public_state() -> None:
     assert state["dealer"]["cards"] == ["BK", "9H"] and state["seats"]["2"][0]["cards"] == ["BK", "6H"]
 
 
+def test_live_face_down_first_cards_turned_up_and_named_in_the_shoe() -> None:
+    # RULES A2: the first round is dealt face down (BK in live mode). Naturals settle as soon as the
+    # deal is complete, so each face-down card is turned up first; the shoe then counts it.
+    rec, game = table()
+    shoe = rec.table.require_shoe()
+    deal(rec, game, "BK BK BK 6H AD 9H")  # seats 2, 3, the dealer face down; then face up
+    assert shoe.unidentified == 3
+    assert game.prompt().step is Step.DECIDE and game.prompt().who == "seat-2"
+    assert game.prompt().options == ("reveal",)
+    rec.apply(PontoonReveal(2, Card.parse("KS")))  # 16
+    assert game.prompt().who == "seat-3"
+    rec.apply(PontoonReveal(3, Card.parse("KH")))  # K + A: a natural
+    assert game.prompt().who == "dealer" and rec.balance("seat-3") == 95  # not settled yet
+    rec.apply(PontoonReveal(0, Card.parse("8C")))  # dealer 17, no natural
+    assert rec.balance("seat-3") == 110  # RULES A2: a player natural is paid double
+    assert shoe.unidentified == 0
+    assert all(shoe.remaining_composition()[Card.parse(c)] == 0 for c in ("KS", "KH", "8C"))
+    state = game.to_json()
+    assert state["seats"]["2"][0]["cards"] == ["BK", "6H"] and state["dealer"]["cards"] == ["BK", "9H"]
+    rec.apply(PontoonAct("stand"))
+    rec.apply(PontoonDealer("stand"))
+    assert rec.balance("seat-2") == 95 and game.banker == 3
+    assert game.to_json()["last_rounds"][-1]["seats"]["2"][0]["cards"] == ["KS", "6H"]
+
+
+def test_live_face_down_card_named_as_a_card_already_seen_is_a_duplicate() -> None:
+    # RULES A2 (single pack): the burn card 2C is already out; a face-down card turned up as 2C is a
+    # duplicate for the shoe.
+    rec, game = table()
+    deal(rec, game, "BK 5C 4D 6H 7H 9H")
+    rec.apply(PontoonReveal(2, Card.parse("2C")))
+    assert [f.kind.value for f in rec.table.faults] == ["duplicate"]
+
+
+def test_only_the_first_round_may_be_face_down_and_reveals_are_checked() -> None:
+    # RULES A2: the second round is dealt face up.
+    rec, game = table()
+    deal(rec, game, "BK BK BK")
+    with pytest.raises(IllegalOperation, match="RULES A2: only the first round"):
+        rec.apply(game.card_operation(Card.parse("BK")))
+    with pytest.raises(IllegalOperation, match="once the deal is complete"):
+        rec.apply(PontoonReveal(2, Card.parse("KS")))
+    rec.feed(game, "6H 7H 9H")
+    with pytest.raises(IllegalOperation, match="shows its face"):
+        rec.apply(PontoonReveal(2, Card.parse("BK")))
+    rec.apply(PontoonReveal(2, Card.parse("KS")))
+    with pytest.raises(IllegalOperation, match="no face-down card"):
+        rec.apply(PontoonReveal(2, Card.parse("QS")))
+
+
 def test_operations_round_trip() -> None:
     for op in (NewPontoonGame(players=4), PontoonBet(2, 3), PontoonAct("hit"), PontoonDealer("stand"),
-               PassBank(2), PontoonStart()):
+               PassBank(2), PontoonStart(), PontoonReveal(0, Card.parse("AS"))):
         assert operation_from_payload(op.kind, op.to_payload()) == op
 
 
