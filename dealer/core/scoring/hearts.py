@@ -70,6 +70,11 @@ class HeartsRules:
                      "shooter, or 'off'", choices=("add", "subtract", "off"), section="C4")
     tie: str = rule("share", "lowest scores tied when the game ends: 'share' the win or 'play-on' "
                     "another deal (the seed does not say)", choices=("share", "play-on"), section="C4 note")
+    settlement: str = rule("points", "'points': a game to the target, lowest wins; 'pot': each deal everyone "
+                           "pays his points in chips and the lowest takes the pot (ties split, odd chips "
+                           "carry); 'sweepstakes': the same payments, a lone zero scorer takes the pot, "
+                           "several split it, none: it carries", choices=("points", "pot", "sweepstakes"),
+                           section="C4 chip settlements")
 
 
 class Hearts(ScoreGame):
@@ -85,8 +90,44 @@ class Hearts(ScoreGame):
     queen_value: ClassVar[int] = 13
     entry_kinds: ClassVar[dict[str, str]] = {
         "hand": "{hearts: {player: n}, queen: player} or {cards: {player: cards taken}} — one deal",
-        "revoke": "{player} — an established revoke: play stops and the revoker is charged 26",
+        "revoke": "{player or players: [...], reason?: revoke / mixed-tricks} — an established revoke: play "
+                  "stops and each revoker is charged 26; mixing quitted tricks is charged the same",
     }
+
+    def setup(self) -> None:
+        self.pot = 0
+        if self.rules.settlement != "points":
+            self.units = "chips"  # type: ignore[misc]
+            self.lowest_wins = False  # type: ignore[misc]
+
+    def state_json(self) -> dict[str, Any]:
+        return {"pot": self.pot} if self.rules.settlement != "points" else {}
+
+    def settle(self, points: Mapping[str, int], label: str, notes: tuple[str, ...] = ()) -> Scored:
+        """One deal's penalty points as items: points, or chips paid into the pot and taken from it
+        (RULES C4 chip settlements)."""
+        if self.rules.settlement == "points":
+            return Scored(tuple(Item(p, label, v) for p, v in points.items()), notes)
+        items: list[Item] = []
+        for p, v in points.items():
+            if v > 0:  # a moon shooter's negative score pays nothing
+                items.append(Item(p, f"pays {v} for {label}", -v))
+                self.pot += v
+        low = min(points.values())
+        if self.rules.settlement == "pot":
+            takers = [p for p, v in points.items() if v == low]
+        else:
+            takers = [p for p, v in points.items() if v <= 0]
+        if not takers:
+            return Scored(tuple(items), notes + (f"nobody scored zero: the pot of {self.pot} carries",),
+                          (("pot", self.pot),))
+        share = self.pot // len(takers)
+        word = "takes the pot" if len(takers) == 1 else f"shares the pot ({len(takers)} ways)"
+        items += [Item(p, word, share) for p in takers if share]
+        self.pot -= share * len(takers)
+        if self.pot:
+            notes += (f"{self.pot} odd chip(s) carry to the next pot",)
+        return Scored(tuple(items), notes, (("pot", self.pot),))
 
     def _taken(self, data: Data) -> tuple[dict[str, int], str | None]:
         if data.has("cards"):
@@ -104,13 +145,26 @@ class Hearts(ScoreGame):
             raise data.error("say who took the Q♠ ('queen')")
         points, shot = hand_points(hearts, queen, moon=self.rules.moon, queen_value=self.queen_value)
         self.hands += 1
-        items = tuple(Item(p, "shot the moon" if shot and hearts[p] else "hearts & Q♠", v)
-                      for p, v in points.items())
-        return Scored(items, ("moon shot",) if shot else ())
+        if shot and self.rules.settlement == "points":
+            items = tuple(Item(p, "shot the moon" if hearts[p] else "hearts & Q♠", v)
+                          for p, v in points.items())
+            return Scored(items, ("moon shot",))
+        return self.settle(points, "hearts & Q♠", ("moon shot",) if shot else ())
 
     def entry_revoke(self, data: Data) -> Scored:
+        """RULES C4: play stops and each revoker is charged 26; a player who mixed his quitted tricks so a
+        revoke claim cannot be proved is charged all 26 as well."""
+        if data.has("players"):
+            revokers = data.sides("players")
+            data._get("player", None)
+        else:
+            revokers = (data.side("player"),)
+        reason = data.choice("reason", ("revoke", "mixed-tricks"), "revoke")
         self.hands += 1
-        return Scored((Item(data.side("player"), "revoke", 26),))
+        label = "mixed tricks" if reason == "mixed-tricks" else "revoke"
+        if self.rules.settlement == "points":
+            return Scored(tuple(Item(p, label, 26) for p in revokers))
+        return self.settle({p: (26 if p in revokers else 0) for p in self.names}, label)
 
     def check_end(self) -> GameResult | None:
         if not any(v >= self.rules.target for v in self.totals.values()):
@@ -151,7 +205,7 @@ class CancellationHearts(Hearts):
         if sum(hearts.values()) != 26 or sum(queens.values()) != 2:
             raise data.error("two packs: the hearts taken add up to 26 and the Q♠ taken to 2")
         self.hands += 1
-        return Scored(tuple(Item(p, "hearts & Q♠", hearts[p] + 13 * queens[p]) for p in self.names))
+        return self.settle({p: hearts[p] + 13 * queens[p] for p in self.names}, "hearts & Q♠")
 
 
 @dataclass(frozen=True)
@@ -168,6 +222,7 @@ class DominoHearts(Hearts):
     side_count: ClassVar[tuple[int, int]] = (2, 7)
 
     def setup(self) -> None:
+        super().setup()
         self.queen_value = 13 if self.rules.queen_counts else 0  # type: ignore[misc]
 
 
@@ -190,7 +245,19 @@ class OmnibusHearts(ScoreGame):
     side_count: ClassVar[tuple[int, int]] = (4, 6)
     entry_kinds: ClassVar[dict[str, str]] = {
         "hand": "{hearts: {player: n}, queen: player, bonus: player} or {cards: {player: cards taken}}",
+        "revoke": "{player or players: [...]} — an established revoke: each revoker is charged 26 (−26 on the "
+                  "plus/minus sheet)",
     }
+
+    def entry_revoke(self, data: Data) -> Scored:
+        """RULES C4 irregularities, on omnibus's plus/minus sheet: each revoker is charged 26."""
+        if data.has("players"):
+            revokers = data.sides("players")
+            data._get("player", None)
+        else:
+            revokers = (data.side("player"),)
+        self.hands += 1
+        return Scored(tuple(Item(p, "revoke", -26) for p in revokers))
 
     def entry_hand(self, data: Data) -> Scored:
         bonus_card = Card.parse(self.rules.bonus_card)
