@@ -245,8 +245,8 @@ class OmnibusHearts(ScoreGame):
     side_count: ClassVar[tuple[int, int]] = (4, 6)
     entry_kinds: ClassVar[dict[str, str]] = {
         "hand": "{hearts: {player: n}, queen: player, bonus: player} or {cards: {player: cards taken}}",
-        "revoke": "{player or players: [...]} — an established revoke: each revoker is charged 26 (−26 on the "
-                  "plus/minus sheet)",
+        "revoke": "{player or players: [...]} — an established revoke: each revoker is charged 26 "
+                  "(−26 on the plus/minus sheet)",
     }
 
     def entry_revoke(self, data: Data) -> Scored:
