@@ -37,6 +37,7 @@ from dealer.core.cards import Card
 from dealer.core.errors import IllegalOperation
 from dealer.core.games.baccarat import banker_draws, points, total
 from dealer.core.games.base import Prompt, Step
+from dealer.core.games.roads import CoupResult, roads
 from dealer.core.games.shoe_game import ReshuffleDiscards, ShoeLink, move, seat_account
 from dealer.core.ledger import HOUSE
 from dealer.core.money import Ratio, Rounding, check_chips, commission
@@ -94,6 +95,8 @@ class CheminGame:
     banker_stood: bool = False
     forced_draw: str | None = None  # an option to draw was taken: the next card goes to that side
     history: list[dict[str, Any]] = field(default_factory=list)
+    results: list[CoupResult] = field(default_factory=list)  # this shoe's coups, for the roads
+    results_shoe: int = -1  # the shoe (shuffle count) the results belong to
 
     @property
     def table(self) -> TableState:
@@ -202,6 +205,9 @@ class CheminGame:
         else:
             top = max(self.stakes.values())  # RULES A4: the one who puts up most plays the hand
             self.opponent = min(s for s, a in self.stakes.items() if a == top)
+        shoe = self.link.require_shoe()
+        if self.results_shoe != shoe.shuffles:
+            self.results, self.results_shoe = [], shoe.shuffles  # a new shoe starts new roads
         self.coup += 1
         self.player, self.banker_cards = [], []
         self.player_stood = self.banker_stood = False
@@ -306,6 +312,9 @@ class CheminGame:
     def _settle(self) -> None:
         pt, bt = total(self.player), total(self.banker_cards)
         winner = "P" if pt > bt else "B" if bt > pt else "T"
+        natural = len(self.player) == 2 and len(self.banker_cards) == 2 and (pt >= 8 or bt >= 8)
+        self.results.append(CoupResult(winner, pt, bt, natural, self.player[0].rank == self.player[1].rank,
+                                       self.banker_cards[0].rank == self.banker_cards[1].rank))
         table = self.table
         won = 0
         for seat, amount in self.stakes.items():
@@ -385,6 +394,8 @@ class CheminGame:
             Phase.DEALING, Phase.PLAYER_OPTION, Phase.BANKER_OPTION) else []
 
     def to_json(self) -> dict[str, Any]:
+        shoe = self.link.shoe
+        results = self.results if shoe is not None and self.results_shoe == shoe.shuffles else []
         return {"game": GAME, "phase": self.phase.value, "banker": self.banker, "bank": self.bank,
                 "reliquat": self.reliquat, "coup": self.coup, "prompt": self.prompt().to_json(),
                 "banco_calls": list(self.banco_calls), "stakes": {str(s): a for s, a in self.stakes.items()},
@@ -392,6 +403,7 @@ class CheminGame:
                 "player": {"cards": [c.code for c in self.player], "total": total(self.player)},
                 "banker_hand": {"cards": [c.code for c in self.banker_cards],
                                 "total": total(self.banker_cards)},
+                "roads": roads(results),  # the same scoreboards as baccarat (RULES A3/A4 values)
                 "last_coups": self.history[-5:]}
 
 

@@ -25,6 +25,7 @@ from dealer.core.games.chemin_de_fer import (
     PutUpBank,
     WithdrawBank,
 )
+from dealer.core.games.roads import roads
 from dealer.core.ledger import HOUSE
 from dealer.core.operations import operation_from_payload
 from dealer.core.rng import Rng
@@ -175,6 +176,33 @@ def test_third_cards_face_up_only() -> None:
     banco_coup(rec, game, "2S KH 2D 2C")
     with pytest.raises(IllegalOperation, match="face"):
         rec.apply(game.card_operation(Card.parse("BK")))
+
+
+def test_roads_are_drawn_from_the_shoes_coups_as_in_baccarat() -> None:
+    # RULES A4: values and naturals as in baccarat (A3), so the display draws the same roads from the
+    # coups of the current shoe: bead plate, big road (tie on the last entry), the derived roads.
+    rec, game = table()
+    banco_coup(rec, game, "4S 9H 3D 9C")  # Player 7, Banker 9+9 = 8: a banker natural (and a pair)
+    rec.apply(KeepBank())
+    rec.apply(Banco(2))
+    rec.apply(CloseBets())
+    rec.feed(game, "9D 2H KS 5C")  # Player 9 natural against 7: the bank passes to seat 2
+    rec.apply(PutUpBank(50))
+    rec.apply(Banco(3))
+    rec.apply(CloseBets())
+    rec.feed(game, "KH QH 7S 7D")  # 7 against 7: a stand-off
+    view = game.to_json()["roads"]
+    baccarat_view = roads([])
+    assert set(view) == set(baccarat_view)
+    assert [c["winner"] for c in view["bead_plate"]] == ["B", "P", "T"]
+    assert [c["natural"] for c in view["bead_plate"]] == [True, True, False]
+    assert [c["banker_pair"] for c in view["bead_plate"]] == [True, False, False]
+    assert [(c["player"], c["banker"]) for c in view["bead_plate"]] == [(7, 8), (9, 7), (7, 7)]
+    assert [[(e["winner"], e["ties"]) for e in col] for col in view["big_road"]["columns"]] == \
+        [[("B", 0)], [("P", 1)]]
+    assert view["counts"] == {"B": 1, "P": 1, "T": 1}
+    rec.shuffle(seed=3)  # a new shoe: new roads
+    assert game.to_json()["roads"]["coups"] == 0
 
 
 def test_operations_round_trip() -> None:
