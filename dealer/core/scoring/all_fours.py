@@ -225,11 +225,13 @@ class Cinch(ScoreGame):
     entry_kinds: ClassVar[dict[str, str]] = {
         "hand": "{bidder: side or player, bid: 1-14, points: {side: points} (14 in all) or high/low/jack/"
                 "game/right_pedro/left_pedro: the side that won each}",
+        "revoke": "{revoker, ...the hand's fields} — play went on; the offending side scores nothing, and "
+                  "if it was the bidder's opponents, the bidder cannot be set (RULES C12)",
     }
     CARDS: ClassVar[dict[str, int]] = {"high": 1, "low": 1, "jack": 1, "game": 1, "right_pedro": 5,
                                        "left_pedro": 5}
 
-    def entry_hand(self, data: Data) -> Scored:
+    def _hand(self, data: Data, revoker: str | None) -> Scored:
         bidder = data.side("bidder")
         bid = data.num("bid", lo=1, hi=14)
         if data.has("points"):
@@ -242,13 +244,28 @@ class Cinch(ScoreGame):
             raise data.error(f"the points in play add up to 14, got {sum(points.values())}")
         other = self.others(bidder)[0]
         self.hands += 1
-        if points[bidder] >= bid:
+        notes: tuple[str, ...] = ()
+        if revoker is not None:
+            notes = (f"{revoker} revoked: scores nothing this hand",)
+        made = points[bidder] >= bid or revoker == other  # RULES C12: an opponent's revoke: no set
+        if made:
             diff = points[bidder] - points[other]
-            if diff == 0:
-                return Scored(notes=("equal counts: nobody scores",))
             winner = bidder if diff > 0 else other
-            return Scored((Item(winner, "difference", abs(diff)),))
-        return Scored((Item(other, f"bidders set ({points[bidder]} of {bid})", 14 + bid - points[bidder]),))
+            if diff == 0:
+                return Scored(notes=notes + ("equal counts: nobody scores",))
+            if winner == revoker:
+                return Scored(notes=notes)
+            return Scored((Item(winner, "difference", abs(diff)),), notes)
+        if other == revoker:
+            return Scored(notes=notes)
+        return Scored((Item(other, f"bidders set ({points[bidder]} of {bid})", 14 + bid - points[bidder]),),
+                      notes)
+
+    def entry_hand(self, data: Data) -> Scored:
+        return self._hand(data, None)
+
+    def entry_revoke(self, data: Data) -> Scored:
+        return self._hand(data, data.side("revoker"))
 
     def check_end(self) -> GameResult | None:
         return self.final_result() if any(v >= self.rules.target for v in self.totals.values()) else None
@@ -270,9 +287,11 @@ class SevenUp(PointsGame):
     partnership_sizes: ClassVar[tuple[int, ...]] = (1, 2)
     entry_kinds: ClassVar[dict[str, str]] = {
         "hand": "{dealer, turned_jacks?: n, gift?: the beggar, high, low, jack?, game? or game_cards}",
+        "revoke": "{revoker, ...the hand's fields} — the revoker cannot score Jack or Game; each opponent "
+                  "scores 1, or 2 if the jack was in play (RULES C13)",
     }
 
-    def entry_hand(self, data: Data) -> Scored:
+    def _hand(self, data: Data, revoker: str | None) -> Scored:
         dealer = data.side("dealer")
         items = [Item(dealer, "turned jack", 1)] * data.num("turned_jacks", 0, lo=0, hi=4)
         gift = data.optional_side("gift")
@@ -282,8 +301,24 @@ class SevenUp(PointsGame):
         won = {"high": data.optional_side("high"), "low": data.optional_side("low"),
                "jack": data.optional_side("jack"), "game": _game_winner(data, tie_to=tie_to)}
         self.hands += 1
+        jack_in_play = won["jack"] is not None
+        notes: tuple[str, ...] = ()
+        if revoker is not None:
+            for point in ("jack", "game"):
+                if won[point] == revoker:
+                    won[point] = None
+            notes = (f"{revoker} revoked: no Jack or Game for him; penalty counted after Game",)
         items += [Item(who, point, 1) for point, who in won.items() if who is not None]
-        return Scored(tuple(items))
+        if revoker is not None:
+            penalty = 2 if jack_in_play else 1
+            items += [Item(o, f"revoke by {revoker}", penalty) for o in self.others(revoker)]
+        return Scored(tuple(items), notes)
+
+    def entry_hand(self, data: Data) -> Scored:
+        return self._hand(data, None)
+
+    def entry_revoke(self, data: Data) -> Scored:
+        return self._hand(data, data.side("revoker"))
 
 
 @dataclass(frozen=True)

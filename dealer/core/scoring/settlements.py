@@ -44,7 +44,10 @@ class Napoleon(ScoreGame):
     side_count: ClassVar[tuple[int, int]] = (2, 6)
     entry_kinds: ClassVar[dict[str, str]] = {
         "hand": "{bidder, bid: 1-4 / nap / wellington / blucher, tricks: the bidder's tricks, "
-                "sir_garnet?: took the extra hand (double penalty), dealer?: for Pool Nap}",
+                "sir_garnet?: took the extra hand (double penalty), dealer?: for Pool Nap, out_of_turn?: an "
+                "opponent who played out of turn, wrong_hand?: a player with the wrong number of cards}",
+        "revoke": "{bidder, bid, revoker, sir_garnet?, dealer?} — a revoke claimed before settlement: play "
+                  "stops and it is settled at once (RULES C9)",
     }
 
     def setup(self) -> None:
@@ -53,45 +56,98 @@ class Napoleon(ScoreGame):
     def state_json(self) -> dict[str, Any]:
         return {"pool": self.pool} if self.rules.pool else {}
 
-    def entry_hand(self, data: Data) -> Scored:
-        bidder = data.side("bidder")
+    def _bid(self, data: Data) -> tuple[str, int, int, int]:
+        """The bid's name, tricks needed, what each opponent pays when it is made and is paid when not."""
         raw = data._get("bid", None)
-        tricks = data.num("tricks", lo=0, hi=5)
-        garnet = data.flag("sir_garnet")
         table = NAP_STANDARD if self.rules.payouts == "standard" else NAP_AS_PRINTED
         per_trick = 1 if self.rules.payouts == "standard" else 11
         if isinstance(raw, str) and raw.lower().replace("ü", "u") in table:
             name = raw.lower().replace("ü", "u")
-            need, (win, lose) = 5, table[name]
-        elif isinstance(raw, int) and not isinstance(raw, bool) and 1 <= raw <= 4:
-            name, need, win, lose = f"{raw}", raw, per_trick * raw, per_trick * raw
-        else:
-            raise data.error(f"'bid' is 1 to 4 or nap / wellington / blucher, got {raw!r}")
+            win, lose = table[name]
+            return name, 5, win, lose
+        if isinstance(raw, int) and not isinstance(raw, bool) and 1 <= raw <= 4:
+            return f"{raw}", raw, per_trick * raw, per_trick * raw
+        raise data.error(f"'bid' is 1 to 4 or nap / wellington / blucher, got {raw!r}")
+
+    def _pool_stakes(self, data: Data) -> list[Item]:
+        """Pool Nap: everyone's first stake, then the dealer's addition every hand."""
+        if not self.rules.pool:
+            data._get("dealer", None)
+            return []
+        dealer = data.side("dealer")
+        items: list[Item] = []
+        if not self.hands:
+            items += [Item(p, "pool stake", -self.rules.pool_stake) for p in self.names]
+            self.pool += self.rules.pool_stake * len(self.names)
+        items.append(Item(dealer, "dealer adds to the pool", -self.rules.pool_stake))
+        self.pool += self.rules.pool_stake
+        return items
+
+    def _into_pool(self, side: str, amount: int, label: str) -> Item:
+        self.pool += amount
+        return Item(side, label, -amount)
+
+    def entry_hand(self, data: Data) -> Scored:
+        bidder = data.side("bidder")
+        name, need, win, lose = self._bid(data)
+        tricks = data.num("tricks", lo=0, hi=5)
+        garnet = data.flag("sir_garnet")
         if garnet and need != 5:
             raise data.error("Sir Garnet obliges the taker to bid Nap")
-        items: list[Item] = []
-        if self.rules.pool:
-            dealer = data.side("dealer")
-            if not self.hands:
-                items += [Item(p, "pool stake", -self.rules.pool_stake) for p in self.names]
-                self.pool += self.rules.pool_stake * len(self.names)
-            items.append(Item(dealer, "dealer adds to the pool", -self.rules.pool_stake))
-            self.pool += self.rules.pool_stake
-        else:
-            data._get("dealer", None)
+        late = data.optional_side("out_of_turn")
+        wrong = data.optional_side("wrong_hand")
+        if late == bidder:
+            late = None  # RULES C9: no penalty on the bidder for playing out of turn
+        items = self._pool_stakes(data)
         self.hands += 1
+        notes: list[str] = []
+        if late is not None:
+            if self.rules.pool:  # RULES C9 Pool Nap: a lead out of turn adds 3 chips to the pool
+                items.append(self._into_pool(late, 3, "out of turn: 3 to the pool"))
+            else:  # RULES C9: an opponent playing out of turn pays the bidder 3
+                items += [Item(late, "out of turn", -3), Item(bidder, f"out of turn by {late}", 3)]
+        opponents = self.others(bidder)
         if tricks >= need:
-            items += pay_each(bidder, self.others(bidder), win, f"made {name}")
+            if wrong == bidder:  # RULES C9: a bidder with the wrong number of cards is not paid if he wins
+                notes.append(f"{bidder} held the wrong number of cards: not paid")
+            else:
+                items += pay_each(bidder, opponents, win, f"made {name}")
             if self.rules.pool and need == 5 and self.pool:
                 items.append(Item(bidder, "takes the pool", self.pool))
                 self.pool = 0
         else:
             penalty = lose * (2 if garnet else 1)
-            items += pay_each(bidder, self.others(bidder), -penalty, f"failed {name}")
+            if wrong is not None and wrong != bidder:  # RULES C9: opponent with a wrong hand: bidder pays 0
+                notes.append(f"{wrong} held the wrong number of cards: {bidder} pays nothing")
+            else:
+                paid = [o for o in opponents if o != late]  # RULES C9: the out-of-turn player collects none
+                items += pay_each(bidder, paid, -penalty, f"failed {name}")
             if self.rules.pool and need == 5:
                 items.append(Item(bidder, "failed Nap doubles the pool", -self.pool))
                 self.pool *= 2
-        return Scored(tuple(items), extra=(("pool", self.pool),) if self.rules.pool else ())
+        return Scored(tuple(items), tuple(notes), (("pool", self.pool),) if self.rules.pool else ())
+
+    def entry_revoke(self, data: Data) -> Scored:
+        """RULES C9: play stops and settlement is made at once. A revoking bidder pays everyone as if he had
+        lost; a revoking opponent alone pays the bidder what all the players would have paid him. In Pool
+        Nap a revoke also adds 5 chips to the pool."""
+        bidder = data.side("bidder")
+        revoker = data.side("revoker")
+        name, _, win, lose = self._bid(data)
+        garnet = data.flag("sir_garnet")
+        items = self._pool_stakes(data)
+        self.hands += 1
+        if self.rules.pool:
+            items.append(self._into_pool(revoker, 5, "revoke: 5 to the pool"))
+        opponents = self.others(bidder)
+        if revoker == bidder:
+            items += pay_each(bidder, opponents, -lose * (2 if garnet else 1), f"revoked on {name}")
+        else:
+            full = win * len(opponents)
+            items += [Item(revoker, f"revoke: pays the bidder's {name} for all", -full),
+                      Item(bidder, f"{name}: paid in full by {revoker}", full)]
+        return Scored(tuple(items), (f"{revoker} revoked: play stopped",),
+                      (("pool", self.pool),) if self.rules.pool else ())
 
 
 # bid → (value, tricks, "win" at least / "lose" every trick / "win-with-partner")
