@@ -151,6 +151,9 @@ class Pinochle(ScoreGame):
         "meld": "{player, cards, from_hand?} — one meld after winning a trick (re-use rules checked)",
         "dix": "{player} — a dix shown after winning a trick: 10",
         "played": "{player, cards} — melded cards played from the table (no longer usable in melds)",
+        "trick": "{winner} — optional, turn by turn: a trick won; then only its winner may meld, one meld "
+                 "(and a dix) before drawing (RULES C1)",
+        "draw": "{} — optional: both players drew from the stock, closing the trick winner's meld turn",
         "tricks": "{points: {player: card points}, last: player} or {cards: {player: cards won}, last}",
         "declare-out": "{player, points} — play stops; his counted trick points decide win or loss",
     }
@@ -162,6 +165,62 @@ class Pinochle(ScoreGame):
         self.table: dict[str, list[TableCard]] = {s: [] for s in self.names}
         self.dix_shown = 0
         self.declared: GameResult | None = None
+        self._new_turns()
+
+    def _new_turns(self) -> None:
+        self.trick_winners: list[str] = []  # tricks entered turn by turn this hand
+        self.turn_open = False
+        self.turn_melds = 0
+        self.turn_dix = 0
+
+    @property
+    def stock_tricks(self) -> int:
+        """Tricks played while the stock lasts: 12 with 48 cards, 20 with 64 (12 each dealt, 1 turned)."""
+        return (int(self.rules.pack) - 24) // 2
+
+    def _check_turn(self, data: Data, player: str, dix: bool) -> None:
+        """RULES C1: only the winner of a trick melds, only before drawing, only one meld per turn (a dix
+        may be shown as well). Checked once the host enters tricks turn by turn."""
+        if not self.trick_winners:
+            return
+        number = len(self.trick_winners)
+        winner = self.trick_winners[-1]
+        if number > self.stock_tricks:
+            raise data.error(f"trick {number} is in the playoff (the stock ran out after trick "
+                             f"{self.stock_tricks}): no more melds (RULES C1)")
+        if player != winner:
+            raise data.error(f"only the winner of a trick may meld: {winner} won trick {number} (RULES C1)")
+        if not self.turn_open:
+            raise data.error(f"{winner} has drawn after trick {number}: melds come before drawing (RULES C1)")
+        if dix:
+            if self.turn_dix:
+                raise data.error("one dix is shown per turn (RULES C1)")
+            self.turn_dix += 1
+        else:
+            if self.turn_melds:
+                raise data.error(f"{winner} already melded after trick {number}: only one meld per turn "
+                                 "(RULES C1)")
+            self.turn_melds += 1
+
+    def entry_trick(self, data: Data) -> Scored:
+        winner = data.side("winner")
+        self._trump(data)
+        if len(self.trick_winners) >= int(self.rules.pack) // 2:
+            raise data.error(f"a {self.rules.pack}-card hand has {int(self.rules.pack) // 2} tricks")
+        self.trick_winners.append(winner)
+        self.turn_open, self.turn_melds, self.turn_dix = True, 0, 0
+        number = len(self.trick_winners)
+        note = f"trick {number} to {winner}"
+        if number == self.stock_tricks:
+            note += "; he may meld, then takes the last stock card (the playoff follows)"
+        return Scored(notes=(note,))
+
+    def entry_draw(self, data: Data) -> Scored:
+        self._trump(data)
+        if not self.turn_open:
+            raise data.error("no meld turn is open: enter the trick first")
+        self.turn_open = False
+        return Scored()
 
     def state_json(self) -> dict[str, Any]:
         return {"target": self.target, "trump": None if self.trump is None else self.trump.value,
@@ -187,6 +246,7 @@ class Pinochle(ScoreGame):
         self.trump = card.suit
         self.table = {s: [] for s in self.names}
         self.dix_shown = 0
+        self._new_turns()
         if card.rank is _dix_rank(self.rules.pack):
             self.dix_shown = 1
             return Scored((Item(self.dealer, "dix turned", 10),))  # RULES C1: dealer scores 10 at once
@@ -197,6 +257,7 @@ class Pinochle(ScoreGame):
         self._trump(data)
         if self.dix_shown >= 2:
             raise data.error("both dixes have already been scored this hand (two of each card)")
+        self._check_turn(data, player, dix=True)
         self.dix_shown += 1
         return Scored((Item(player, "dix", 10),))
 
@@ -208,6 +269,7 @@ class Pinochle(ScoreGame):
         meld = classify_meld(cards, trump, self.rules.pack, self.rules.double_pinochle)
         if meld.name == "dix":
             raise data.error("show a dix with the 'dix' entry (it may go with another meld in the same turn)")
+        self._check_turn(data, player, dix=False)
         from_hand = list(data.cards("from_hand", "")) if data.has("from_hand") else None
         if not data.has("from_hand"):
             data.cards("from_hand", "")

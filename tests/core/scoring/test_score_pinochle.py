@@ -80,6 +80,9 @@ def test_seed_reuse_example(make_book: Any) -> None:
     assert book.enter("meld", {"player": "ann", "cards": "QS JD"}).scored.points() == {"ann": 40}
     assert book.enter("meld", {"player": "ann", "cards": "KS QS"}).scored.points() == {"ann": 20}
     assert book.current.scorer.totals["ann"] == 60
+    with pytest.raises(ScoreError, match="would no longer be valid"):
+        book.undo(2, reason="no such trick")  # the draw after it would have no open turn: refused
+    assert book.current.scorer.totals["ann"] == 60
 
 
 # RULES C1: a melded card again in the same class only in a higher meld; one new card per meld
@@ -176,3 +179,55 @@ def test_one_deal_game(make_book: Any) -> None:
     book.enter("tricks", {"points": {"ann": 120, "bob": 120}, "last": "ann"})
     assert book.current.scorer.totals == {"ann": 130, "bob": 140}  # the marriage decides it
     assert book.current.result.winners == ("bob",)
+
+
+# RULES C1 melding, entered turn by turn: only the trick winner melds, one meld per turn, before drawing;
+# a dix may be shown in the same turn as a meld
+def test_one_meld_per_turn_by_the_trick_winner(make_book: Any) -> None:
+    book = dealt(make_book)
+    book.enter("trick", {"winner": "ann"})
+    with pytest.raises(ScoreError, match="only the winner of a trick"):
+        book.enter("meld", {"player": "bob", "cards": "KS QS"})
+    book.enter("meld", {"player": "ann", "cards": "QS JD"})
+    book.enter("dix", {"player": "ann"})  # with a meld in the same turn: allowed
+    with pytest.raises(ScoreError, match="only one meld per turn"):
+        book.enter("meld", {"player": "ann", "cards": "KS QS"})
+    book.enter("draw", {})
+    book.enter("trick", {"winner": "ann"})
+    book.enter("draw", {})
+    with pytest.raises(ScoreError, match="before drawing"):
+        book.enter("meld", {"player": "ann", "cards": "KS QS"})
+    book.enter("trick", {"winner": "ann"})
+    book.enter("meld", {"player": "ann", "cards": "KS QS"})  # the seed's example, a later turn
+    assert book.current.scorer.totals == {"ann": 40 + 10 + 20, "bob": 0}
+    # undo re-scores (and re-checks) every later turn from the first entry
+    book.undo(4, reason="the dix was shown on another turn")
+    assert book.current.scorer.totals["ann"] == 60
+
+
+# RULES C1 endgame: the winner of the 12th trick may meld; the playoff that follows has no melds
+def test_no_melds_in_the_playoff(make_book: Any) -> None:
+    book = dealt(make_book)
+    for _ in range(12):
+        book.enter("trick", {"winner": "bob"})
+    book.enter("meld", {"player": "bob", "cards": "AS AH AD AC"})  # after the 12th trick: still allowed
+    book.enter("trick", {"winner": "bob"})
+    with pytest.raises(ScoreError, match="playoff"):
+        book.enter("meld", {"player": "bob", "cards": "KS KH KD KC"})
+    # the 64-card pack's stock lasts 20 tricks
+    big = dealt(make_book, trump="AH", pack=64)
+    for _ in range(20):
+        big.enter("trick", {"winner": "ann"})
+    big.enter("dix", {"player": "ann"})
+    big.enter("trick", {"winner": "ann"})
+    with pytest.raises(ScoreError, match="playoff"):
+        big.enter("dix", {"player": "ann"})
+
+
+# without trick entries the scorebook cannot see turns and accepts melds as entered (as before)
+def test_turn_checks_only_when_tricks_are_entered(make_book: Any) -> None:
+    book = dealt(make_book)
+    book.enter("meld", {"player": "ann", "cards": "QS JD"})
+    book.enter("meld", {"player": "ann", "cards": "KS QS"})
+    book.enter("meld", {"player": "bob", "cards": "KH QH"})
+    assert book.current.scorer.totals == {"ann": 60, "bob": 40}
