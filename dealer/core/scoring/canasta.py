@@ -102,8 +102,12 @@ def check_meld(cards: Sequence[Card], *, going_out: bool = False) -> MeldCount:
 @dataclass(frozen=True)
 class CanastaRules:
     target: int = rule(5000, "first side to this wins; the last deal is always played out", section="C2")
-    check_minimum: bool = rule(True, "a side going out with its first meld in the deal must reach the "
-                               "minimum count (taken from the standard table)", section="C2 note")
+    check_minimum: bool = rule(True, "a player going out concealed after taking the discard pile, when his "
+                               "side had not melded, must reach the minimum count without the canasta bonus "
+                               "(standard table)", section="C2")
+    going_out_bonus: int = rule(100, "bonus for going out (seed 100)", section="C2")
+    concealed_bonus: int = rule(100, "further bonus for going out concealed (seed: a further 100, so 200 in "
+                                "all; some tables pay more)", section="C2")
 
 
 class Canasta(ScoreGame):
@@ -117,8 +121,10 @@ class Canasta(ScoreGame):
     partnership_sizes: ClassVar[tuple[int, ...]] = (1, 2)
     entry_kinds: ClassVar[dict[str, str]] = {
         "hand": "{sides: {side: {melds: ['7H 7D 7S', ...] or meld_points + natural/mixed counts, "
-                "red_threes: n, in_hand: cards or hand_points, went_out?, concealed?}}}",
-        "first-meld": "{side, melds: [...], pile_top?: card} — check a first meld against the minimum",
+                "red_threes: n, in_hand: cards or hand_points, went_out?, concealed?, took_pile?, "
+                "partner_melded?}}}",
+        "first-meld": "{side, melds: [...], pile_top?: card} — check a first meld against the minimum (when "
+                      "the pile is taken, the melds hold its top card and hand cards only)",
     }
 
     def state_json(self) -> dict[str, Any]:
@@ -130,18 +136,25 @@ class Canasta(ScoreGame):
         concealed = d.flag("concealed")
         if concealed and not went_out:
             raise d.error("going out concealed is going out")
+        took_pile = d.flag("took_pile")
+        partner_melded = d.flag("partner_melded")
         natural = mixed = meld_points = 0
         melded = False
         if d.has("melds"):
             melds = d._get("melds", None)
             if not isinstance(melds, list):
                 raise d.error("'melds' is a list of melds, each like '7H 7D 7S 2C'")
+            ranks: set[Rank] = set()
             for text in melds:
                 try:
                     m = check_meld(parse_cards(text) if isinstance(text, str) else parse_cards(list(text)),
                                    going_out=went_out)
                 except (ScoreError, ValueError) as exc:
                     raise d.error(str(exc)) from None
+                if m.rank in ranks:
+                    raise d.error(f"two separate melds of {m.rank.code}s: a side may not hold two melds of "
+                                  "the same rank (RULES C2)")
+                ranks.add(m.rank)
                 meld_points += m.points
                 natural += m.canasta == "natural"
                 mixed += m.canasta == "mixed"
@@ -159,6 +172,13 @@ class Canasta(ScoreGame):
         d.done()
         if went_out and natural + mixed == 0:
             raise ScoreError(f"{where}: {side} cannot go out without a canasta (RULES C2)")
+        if (took_pile or partner_melded) and not concealed:
+            raise ScoreError(f"{where}: 'took_pile' and 'partner_melded' describe going out concealed")
+        need = minimum_first_meld(self.totals[side])
+        if concealed and took_pile and not partner_melded and self.rules.check_minimum and meld_points < need:
+            raise ScoreError(f"{where}: {side} went out concealed after taking the pile with a first meld of "
+                             f"{meld_points}; the minimum at {self.totals[side]} is {need}, canasta bonus "
+                             "not counted (RULES C2)")
         items = []
         if natural:
             items.append(Item(side, f"{natural} natural canasta(s)", 500 * natural))
@@ -169,9 +189,9 @@ class Canasta(ScoreGame):
             items.append(Item(side, f"{reds} red three(s)" + ("" if melded else " against (no meld)"),
                               red_value if melded else -red_value))
         if went_out:
-            items.append(Item(side, "going out", 100))
+            items.append(Item(side, "going out", self.rules.going_out_bonus))
         if concealed:
-            items.append(Item(side, "going out concealed", 100))
+            items.append(Item(side, "going out concealed", self.rules.concealed_bonus))
         if meld_points:
             items.append(Item(side, "melded cards", meld_points))
         if hand_points:
@@ -204,8 +224,10 @@ class Canasta(ScoreGame):
             raise data.error("'melds' is a list of melds, each like '7H 7D 7S'")
         counts = [check_meld(parse_cards(m)) for m in melds]
         count = sum(m.points for m in counts)
-        if data.has("pile_top"):
-            data.card("pile_top")  # only the top card of a taken pile counts; it is in the melds given
+        if data.has("pile_top"):  # RULES C2: only the top card of a taken pile counts toward the minimum
+            top = data.card("pile_top")
+            if not any(top in m.cards for m in counts):
+                raise data.error(f"the pile's top card {top.code} must be melded to take the pile")
         need = minimum_first_meld(self.totals[side])
         if count < need:
             raise data.error(f"{side}'s first meld counts {count}; with a score of {self.totals[side]} the "
