@@ -1,8 +1,8 @@
 """Vectorised blackjack simulation: the house edge of basic strategy, with a 95 % confidence interval.
 
-Many independent shoes ("lanes") are played side by side with numpy: each lane holds the remaining
-count of every card value, and a card is drawn by sampling a value in proportion to what is left —
-exactly the same as dealing the next card of a uniformly shuffled shoe. With a **cut card** each lane
+Many independent shoes ("lanes") are played side by side with numpy: each lane holds its shoe's cards
+and deals the next one by a lazy Fisher-Yates step (a uniform pick among the cards left) — exactly
+the same as dealing the next card of a uniformly shuffled shoe. With a **cut card** each lane
 deals until its cut card comes out, finishes the round and reshuffles (the cut card is placed by the
 house rule, 60-75 cards from the end for six decks). With **continuous shuffle** every round is dealt
 from a full shoe. One seat plays one unit per round with the basic-strategy table computed for the
@@ -91,7 +91,15 @@ def _tables(strategy: StrategyTable) -> tuple[Ints, Ints, Ints, Ints]:
 
 
 class _Shoes:
-    """Per-lane remaining card counts (index 0 = ace ... 9 = ten-cards)."""
+    """One shoe per lane, dealt without replacement by a lazy Fisher-Yates shuffle.
+
+    Each lane keeps all of its shoe's card values in one row; the ``left`` cards still in the shoe
+    are the last ``left`` places of the row. Dealing swaps a uniformly chosen remaining card into
+    the next place and deals it, which is exactly dealing the next card of a uniformly shuffled
+    shoe. A shuffle only puts every card back (``left = total``): the row always holds the whole
+    shoe, in whatever order. Dealing costs O(1) per lane that takes a card, so lanes that sit out a
+    draw (most of them, late in a round) cost nothing.
+    """
 
     def __init__(self, rules: BlackjackRules, lanes: int, gen: np.random.Generator, continuous: bool) -> None:
         self.full = np.array([4 * rules.decks] * 9 + [16 * rules.decks], dtype=np.int64)
@@ -101,14 +109,13 @@ class _Shoes:
         self.continuous = continuous
         cut = rules.cut_rule()
         self.cut_min, self.cut_max = cut.min_behind, cut.max_behind
-        self.counts = np.tile(self.full, (lanes, 1))
+        one_shoe = np.repeat(np.arange(1, 11, dtype=np.int8), self.full)  # values 1 (ace) .. 10
+        self.cards = np.tile(one_shoe, (lanes, 1))
         self.left = np.full(lanes, self.total, dtype=np.int64)
         self.cut_at = np.zeros(lanes, dtype=np.int64)
-        self.ar = np.arange(lanes)
         self.shuffle(np.ones(lanes, dtype=bool))
 
     def shuffle(self, mask: Bools) -> None:
-        self.counts[mask] = self.full
         self.left[mask] = self.total
         behind = self.gen.integers(self.cut_min, self.cut_max + 1, size=self.lanes)
         self.cut_at[mask] = behind[mask]
@@ -119,19 +126,30 @@ class _Shoes:
         else:  # the cut card came out during the last round: shuffle before this one
             self.shuffle(self.left <= self.cut_at)
 
-    def draw(self, mask: Bools) -> Ints:
-        """One card value (1 = ace .. 10) for each lane in ``mask`` (0 elsewhere)."""
-        empty = mask & (self.left == 0)
-        if empty.any():  # a shoe ran dry mid-round (tiny shoes only): refill it
+    def deal(self, lanes: Ints) -> Ints:
+        """One card value (1 = ace .. 10) for each lane in ``lanes`` (distinct lane numbers)."""
+        left = self.left[lanes]
+        if (left == 0).any():  # a shoe ran dry mid-round (tiny shoes only): refill it
+            empty = np.zeros(self.lanes, dtype=bool)
+            empty[lanes[left == 0]] = True
             self.shuffle(empty)
-        u = self.gen.random(self.lanes) * self.left
-        cum = np.cumsum(self.counts, axis=1)
-        idx = (cum <= u[:, None]).sum(axis=1)
-        idx = np.minimum(idx, 9)
-        lanes = self.ar[mask]
-        self.counts[lanes, idx[mask]] -= 1
-        self.left[mask] -= 1
-        return np.where(mask, idx + 1, 0)
+            left = self.left[lanes]
+        place = self.total - left  # the next place to deal from
+        pick = place + self.gen.integers(0, left)  # a uniform choice among the cards left
+        dealt = self.cards[lanes, pick]
+        self.cards[lanes, pick] = self.cards[lanes, place]
+        self.cards[lanes, place] = dealt
+        self.left[lanes] = left - 1
+        values: Ints = dealt.astype(np.int64)
+        return values
+
+    def draw(self, mask: Bools) -> Ints:
+        """One card value for each lane in ``mask`` (0 elsewhere)."""
+        out = np.zeros(self.lanes, dtype=np.int64)
+        lanes = np.flatnonzero(mask)
+        if lanes.size:
+            out[lanes] = self.deal(lanes)
+        return out
 
 
 def _value(hard: Ints, ace: Bools) -> tuple[Ints, Bools]:
@@ -175,7 +193,6 @@ def simulate(rules: BlackjackRules, rounds: int, *, continuous: bool = False, se
 def _play_batch(rules: BlackjackRules, shoes: _Shoes, bj: float, allowed_double: Bools, hard_t: Ints,
                 soft_t: Ints, pair_t: Ints, hs_t: Ints) -> Floats:
     n = shoes.lanes
-    ar = np.arange(n)
     everyone = np.ones(n, dtype=bool)
     shoes.start_round()
     p1 = shoes.draw(everyone)
@@ -217,46 +234,45 @@ def _play_batch(rules: BlackjackRules, shoes: _Shoes, bj: float, allowed_double:
         if not active.any():
             break
         # a split hand gets its second card now
-        need = active & (ncards[:, h] == 1)
-        if need.any():
-            c = shoes.draw(need)
-            hard[need, h] += c[need]
-            ace[need, h] |= c[need] == 1
-            second[need, h] = c[need]
+        need = np.flatnonzero(active & (ncards[:, h] == 1))
+        if need.size:
+            c = shoes.deal(need)
+            hard[need, h] += c
+            ace[need, h] |= c == 1
+            second[need, h] = c
             ncards[need, h] = 2
-            total_h, _ = _value(hard[:, h], ace[:, h])
-            active &= ~(need & (split_aces[:, h] | (total_h == 21)))
+            total_n, _ = _value(hard[need, h], ace[need, h])
+            active[need[split_aces[need, h] | (total_n == 21)]] = False
+        # Decisions are taken on the lanes still playing this hand only (fewer at every step).
+        idx = np.flatnonzero(active)
         for _ in range(24):
-            total_h, soft_h = _value(hard[:, h], ace[:, h])
-            active &= total_h < 21
-            if not active.any():
+            total_i, soft_i = _value(hard[idx, h], ace[idx, h])
+            live = total_i < 21
+            idx, total_i, soft_i = idx[live], total_i[live], soft_i[live]
+            if not idx.size:
                 break
-            ti = np.minimum(total_h, 22)
-            two = ncards[:, h] == 2
-            from_split = hands > 1
-            can_split = two & (first[:, h] == second[:, h]) & (hands < hmax) & \
-                (~split_aces[:, h] | rules.resplit_aces)
+            u = ui[idx]
+            ti = np.minimum(total_i, 22)
+            two = ncards[idx, h] == 2
+            from_split = hands[idx] > 1
+            fst = first[idx, h]
+            can_split = two & (fst == second[idx, h]) & (hands[idx] < hmax) & \
+                (~split_aces[idx, h] | rules.resplit_aces)
             can_double = two & allowed_double[ti] & (~from_split | rules.double_after_split)
             can_surrender = two & ~from_split & rules.surrender
-            fallback = hs_t[ti, soft_h.astype(np.int64), ui]  # H or S
-            code = np.where(two, np.where(soft_h, soft_t[ti, ui], hard_t[ti, ui]), fallback)
-            code = np.where(can_split, pair_t[first[:, h], ui], code)
+            fallback = hs_t[ti, soft_i.astype(np.int64), u]  # H or S
+            code = np.where(two, np.where(soft_i, soft_t[ti, u], hard_t[ti, u]), fallback)
+            code = np.where(can_split, pair_t[fst, u], code)
             act = np.where(code == P, np.where(can_split, P, fallback), code)
             act = np.where((act == D) | (act == DS), np.where(can_double, D, np.where(act == D, H, S)), act)
             act = np.where(act == RP, np.where(can_surrender, RH, np.where(can_split, P, fallback)), act)
             wants_surrender = (act == RH) | (act == RS)
             act = np.where(wants_surrender, np.where(can_surrender, RH, np.where(act == RH, H, S)), act)
-            # surrender
-            sur = active & (act == RH)
-            outcome[sur, h] = -0.5
-            active &= ~sur
-            stand = active & (act == S)
-            active &= ~stand
-            # split: the second card moves to a new hand
-            spl = active & (act == P)
-            if spl.any():
-                lanes = ar[spl]
-                slot = hands[spl]
+            outcome[idx[act == RH], h] = -0.5  # surrender
+            spl = act == P
+            if spl.any():  # split: the second card moves to a new hand
+                lanes = idx[spl]
+                slot = hands[lanes]
                 hard[lanes, slot] = second[lanes, h]
                 ace[lanes, slot] = second[lanes, h] == 1
                 first[lanes, slot] = second[lanes, h]
@@ -265,22 +281,25 @@ def _play_batch(rules: BlackjackRules, shoes: _Shoes, bj: float, allowed_double:
                 aces = first[lanes, h] == 1
                 split_aces[lanes, slot] = aces
                 split_aces[lanes, h] = aces
-                hands[spl] += 1
-                hard[spl, h] = first[spl, h]
-                ace[spl, h] = first[spl, h] == 1
-                ncards[spl, h] = 1
-            dbl = active & (act == D)
-            stake[dbl, h] *= 2
-            draw = active & ((act == H) | (act == D) | (act == P))
-            c = shoes.draw(draw)
-            hard[draw, h] += c[draw]
-            ace[draw, h] |= c[draw] == 1
-            second[spl, h] = c[spl]
-            ncards[draw, h] += 1
-            total_h, _ = _value(hard[:, h], ace[:, h])
-            bust = draw & (total_h > 21)
-            outcome[bust, h] = -stake[bust, h]
-            active &= ~bust & ~dbl & ~(spl & split_aces[:, h]) & (total_h < 21)
+                hands[lanes] += 1
+                hard[lanes, h] = first[lanes, h]
+                ace[lanes, h] = first[lanes, h] == 1
+                ncards[lanes, h] = 1
+            dbl = act == D
+            stake[idx[dbl], h] *= 2
+            takes = (act == H) | dbl | spl
+            drawn = idx[takes]
+            c = shoes.deal(drawn)
+            hard[drawn, h] += c
+            ace[drawn, h] |= c == 1
+            second[idx[spl], h] = c[spl[takes]]
+            ncards[drawn, h] += 1
+            total_d, _ = _value(hard[drawn, h], ace[drawn, h])
+            bust = total_d > 21
+            outcome[drawn[bust], h] = -stake[drawn[bust], h]
+            # one card after a double or on a split ace; 21 stands; stood and surrendered hands are done
+            goes_on = ~bust & ~dbl[takes] & ~(spl[takes] & split_aces[drawn, h]) & (total_d < 21)
+            idx = drawn[goes_on]
     # the dealer plays when some hand is still standing
     totals, _ = _value(hard, ace)
     standing = (np.arange(hmax)[None, :] < hands[:, None]) & np.isnan(outcome)
@@ -288,15 +307,15 @@ def _play_batch(rules: BlackjackRules, shoes: _Shoes, bj: float, allowed_double:
     d_hard = up + hole
     d_ace = (up == 1) | (hole == 1)
     dealer_bj_late = dealer_bj & playing  # no-peek games only
-    draws = playing & ~dealer_bj_late
+    idx = np.flatnonzero(playing & ~dealer_bj_late)
     for _ in range(20):
-        d_total, d_soft = _value(d_hard, d_ace)
-        more = draws & ((d_total < 17) | (rules.hit_soft_17 & (d_total == 17) & d_soft))
-        if not more.any():
+        d_total, d_soft = _value(d_hard[idx], d_ace[idx])
+        idx = idx[(d_total < 17) | (rules.hit_soft_17 & (d_total == 17) & d_soft)]
+        if not idx.size:
             break
-        c = shoes.draw(more)
-        d_hard = d_hard + c
-        d_ace = d_ace | (c == 1)
+        c = shoes.deal(idx)
+        d_hard[idx] += c
+        d_ace[idx] |= c == 1
     d_total, _ = _value(d_hard, d_ace)
     dealer_total = d_total[:, None]
     win = (dealer_total > 21) | (totals > dealer_total)

@@ -47,3 +47,20 @@ def test_six_to_five_costs_the_player() -> None:
     base = simulate(BlackjackRules.parse("s17,das"), 200_000, continuous=True, seed=5)
     worse = simulate(BlackjackRules.parse("s17,das,6:5"), 200_000, continuous=True, seed=5)
     assert 0.010 < worse.house_edge - base.house_edge < 0.019
+
+
+def test_sampler_deals_a_reshuffled_shoe_uniformly_without_replacement() -> None:
+    # RULES A1: the shoe is shuffled before it is dealt again; the lazy shuffle must make every order
+    # equally likely even though the lane's row still holds the last shoe's dealing order.
+    lanes = 100_000
+    rules = BlackjackRules.parse("decks=1")
+    shoes = _Shoes(rules, lanes=lanes, gen=np.random.default_rng(3), continuous=False)
+    everyone = np.ones(lanes, dtype=bool)
+    for _ in range(30):
+        shoes.draw(everyone)
+    shoes.shuffle(everyone)
+    first, second = shoes.draw(everyone), shoes.draw(everyone)
+    checks = (((first == 10).mean(), 16 / 52), (((first == 10) & (second == 10)).mean(), 16 * 15 / 2652),
+              (((first == 1) & (second == 1)).mean(), 4 * 3 / 2652), ((first == 7).mean(), 4 / 52))
+    for observed, p in checks:
+        assert abs(observed - p) < 5 * np.sqrt(p * (1 - p) / lanes)
