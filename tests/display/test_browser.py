@@ -71,14 +71,18 @@ def test_dealer_page_takes_over_and_plays(browser: object, server: Server) -> No
     while server.get("/state")["prompt"]["step"] != "bet":  # let the round in progress finish
         run_one_step(page, server)
     page.fill("#bet-seat", "4")
+    seq = server.get("/state")["seq"]
     page.click("#buy-in")
-    page.wait_for_function("document.getElementById('error').textContent === ''")
+    wait_seq(page, seq)  # the buy-in is logged before the bet is placed
+    seq = server.get("/state")["seq"]
     page.click("#bet-form button[type=submit], #bet-form button:not([type])")
-    wait_seq(page, server.get("/state")["seq"] - 1)
+    wait_seq(page, seq)
     seats = server.get("/state")["games"]["blackjack"]["seats"]
     assert seats["4"]["bet"] == 10
+    seq = server.get("/state")["seq"]
     page.click("button[data-option='deal']")
-    for _ in range(30):
+    wait_seq(page, seq)
+    for _ in range(40):
         if server.get("/state")["prompt"]["step"] == "bet":
             break
         run_one_step(page, server)
