@@ -307,7 +307,16 @@ class Scorebook:
                         assert result is not None
                         entry["games_won"] += 1
                         entry["game_value"] += result.value
-        return {"players": players, "partnerships": partnerships}
+        return {"players": players, "partnerships": partnerships, "rubbers": self.rubbers()}
+
+    def rubbers(self) -> list[dict[str, Any]]:
+        """Euchre rubbers (RULES C5) among the finished euchre games played with rubber points."""
+        from dealer.core.scoring.euchre import Euchre, rubbers
+
+        played = [(g.index, g.scorer.sides, g.result) for g in self.games
+                  if isinstance(g.scorer, Euchre) and g.scorer.rules.rubber_points and g.result is not None
+                  and len(g.scorer.sides) == 2]
+        return rubbers(played)
 
     # -- the table runtime's view (dealer.core.games.base.Game) --------------------------------------
     def prompt(self) -> Prompt:

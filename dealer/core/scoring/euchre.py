@@ -9,13 +9,14 @@ auction euchre with its bid tables, call-ace and cincinnati.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from dealer.core.scoring.base import Data, GameResult, Item, Scored, ScoreError, ScoreGame, rule
+from dealer.core.scoring.base import Data, GameResult, Item, Scored, ScoreError, ScoreGame, Side, rule
 
 __all__ = ["AUCTION_BIDS", "AuctionEuchre", "CallAceEuchre", "CincinnatiEuchre", "Euchre", "ThreeHandEuchre",
-           "TwoHandEuchre", "four_hand_points"]
+           "TwoHandEuchre", "four_hand_points", "rubbers"]
 
 
 def four_hand_points(tricks: int, alone: bool, defender_alone: bool = False,
@@ -76,6 +77,14 @@ class Euchre(ScoreGame):
             raise data.error("carrying points is the railroad 'laps' option, before the first deal")
         return Scored((Item(data.side("side"), "laps carried", data.num("points", lo=1)),))
 
+    def state_json(self) -> dict[str, Any]:
+        """RULES C5: in the 5-point game a side is "at the bridge" with 4 points against 2 or fewer."""
+        if self.rules.target != 5:
+            return {}
+        a, b = self.names
+        bridge = [s for s, o in ((a, b), (b, a)) if self.totals[s] == 4 and self.totals[o] <= 2]
+        return {"at_the_bridge": bridge}
+
     def check_end(self) -> GameResult | None:
         for side, total in self.totals.items():
             if total >= self.rules.target:
@@ -91,6 +100,38 @@ class Euchre(ScoreGame):
                     label += f"; {total - self.rules.target} lap point(s) carry"
                 return GameResult((side,), value, label, (loser,))
         return None
+
+
+def rubbers(games: Sequence[tuple[int, Sequence[Side], GameResult]]) -> list[dict[str, Any]]:
+    """RULES C5 rubbers over a session's finished euchre games (index, sides, result), in order: the first
+    side to win 2 games between the same partnerships wins the rubber; the margin is a 2-point bonus plus
+    the winners' rubber points (the game values) minus the losers'.
+
+    >>> we, they = Side("we", ("ann", "cy")), Side("they", ("bob", "di"))
+    >>> rubbers([(1, (we, they), GameResult(("we",), 3)), (2, (we, they), GameResult(("they",), 1)),
+    ...          (3, (we, they), GameResult(("we",), 2))])[0]["margin"]
+    6
+    """
+    done: list[dict[str, Any]] = []
+    running: dict[tuple[str, ...], dict[str, Any]] = {}
+    for index, sides, result in games:
+        if not result.winners:
+            continue
+        names = {s.name: " & ".join(sorted(s.members)) for s in sides}
+        key = tuple(sorted(names.values()))
+        fresh = {"partnerships": list(key), "games": [], "winner": None, "margin": None,
+                 "wins": dict.fromkeys(key, 0), "rubber_points": dict.fromkeys(key, 0)}
+        rubber = running.setdefault(key, fresh)
+        winner = names[result.winners[0]]
+        rubber["games"].append(index)
+        rubber["wins"][winner] += 1
+        rubber["rubber_points"][winner] += result.value
+        if rubber["wins"][winner] == 2:
+            loser = next(k for k in key if k != winner)
+            rubber["winner"] = winner
+            rubber["margin"] = 2 + rubber["rubber_points"][winner] - rubber["rubber_points"][loser]
+            done.append(running.pop(key))
+    return done + list(running.values())
 
 
 class ThreeHandEuchre(ScoreGame):
