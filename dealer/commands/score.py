@@ -14,7 +14,7 @@ from dealer.commands.output import console, fail, print_json
 from dealer.core.cards import parse_cards
 from dealer.core.errors import DealerError
 from dealer.core.operations import Operation
-from dealer.core.scoring import canasta, cribbage, pinochle
+from dealer.core.scoring import all_fours, canasta, cribbage, five_hundred, pinochle
 from dealer.core.scoring.operations import (
     CorrectEntry,
     EndScoredGame,
@@ -132,6 +132,36 @@ def pinochle_meld(
     value = {"trump": suit.value, "melds": [m.to_json() for m in melds], "total": sum(m.value for m in melds)}
     lines = [f"{m.cls} {m.name:16} {' '.join(c.code for c in m.cards):16} {m.value}" for m in melds]
     _show(value, json_output, "\n".join([*lines, f"total {value['total']}"]))
+
+
+_COUNTERS: dict[str, tuple[str, Any]] = {
+    "five-hundred": ("RULES C6 option: ace 1, faces and tens 10, pips, joker 0", five_hundred.card_points),
+    "pitch": ("RULES C11/C13/C14 Game: ten 10, ace 4, king 3, queen 2, jack 1", all_fours.game_points),
+    "pinochle": ("RULES C1: A 11, 10 10, K 4, Q 3, J 2; counted to tens, 7 or more up",
+                 pinochle.trick_points),
+}
+
+
+@app.command("card-points")
+def card_points(
+    game: str = typer.Argument(..., help="five-hundred, pitch (also seven-up, california jack) or pinochle."),
+    cards: str = typer.Argument(..., help="The cards taken in tricks, e.g. '10H AS KD'."),
+    last_trick: bool = typer.Option(False, "--last-trick", help="Pinochle: they include the last trick."),
+    json_output: bool = _JSON,
+) -> None:
+    """Card points taken in tricks, for the games whose score counts them."""
+    if game not in _COUNTERS:
+        fail(f"card-points counts {', '.join(_COUNTERS)}; got {game!r}")
+    if last_trick and game != "pinochle":
+        fail("--last-trick is pinochle's 10 for the last trick")
+    rule, counter = _COUNTERS[game]
+    parsed = _cards(cards, "cards")
+    points = int(counter(parsed)) + (pinochle.LAST_TRICK if last_trick else 0)
+    value: dict[str, Any] = {"game": game, "cards": [c.code for c in parsed], "points": points, "rule": rule}
+    if game == "pinochle":
+        value["counted"] = pinochle.round_trick_points(points)
+    text = f"{points} ({rule})" + (f"; counts {value['counted']}" if game == "pinochle" else "")
+    _show(value, json_output, text)
 
 
 @app.command("canasta-meld")

@@ -70,3 +70,19 @@ def test_canasta_meld_json() -> None:
     code, out = run("score", "canasta-meld", "KH KD KS", "AH AD 2C", "--score", "1600", "--json")
     value = json.loads(out)
     assert code == 0 and value["count"] == 90 and value["minimum_first_meld"] == 90 and value["meets_minimum"]
+
+
+# RULES C6 option (ace 1, faces and tens 10, pips), C11 Game (ten 10, ace 4, king 3, queen 2, jack 1),
+# C1 (A 11, 10 10, K 4, Q 3, J 2; 7 or more rounds up)
+def test_card_points_helper() -> None:
+    code, out = run("score", "card-points", "five-hundred", "AS KH 10D 9C JK", "--json")
+    assert code == 0 and json.loads(out)["points"] == 1 + 10 + 10 + 9
+    code, out = run("score", "card-points", "pitch", "10H AS KD QC JH 9S", "--json")
+    assert code == 0 and json.loads(out)["points"] == 20
+    code, out = run("score", "card-points", "pinochle", "AS AH 10D KC QS", "--last-trick", "--json")
+    value = json.loads(out)
+    assert code == 0 and value["points"] == 11 + 11 + 10 + 4 + 3 + 10 and value["counted"] == 50
+    code, _ = run("score", "card-points", "bridge", "AS")
+    assert code != 0
+    code, _ = run("score", "card-points", "pitch", "AS", "--last-trick")
+    assert code != 0
