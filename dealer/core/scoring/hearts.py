@@ -167,6 +167,8 @@ class Hearts(ScoreGame):
         return self.settle({p: (26 if p in revokers else 0) for p in self.names}, label)
 
     def check_end(self) -> GameResult | None:
+        if self.rules.settlement != "points":
+            return None  # settled deal by deal in chips: the host ends the game
         if not any(v >= self.rules.target for v in self.totals.values()):
             return None
         low = min(self.totals.values())

@@ -88,3 +88,12 @@ def test_family_members_settle_in_chips(make_book: Any) -> None:
     assert e == {"p0": -10, "p1": -21, "p2": -21, "p3": 13, "p4": 13, "p5": 13, "p6": 13}
     domino = make_book("domino-hearts", ("ann", "bob", "cy"), rules={"settlement": "pot"})
     assert pts(domino, hearts={"ann": 6, "bob": 7, "cy": 0}) == {"ann": -6, "bob": -7, "cy": 13}
+
+
+# RULES C4 chip settlements are settled deal by deal: winning over 100 chips does not end the game
+def test_chip_settlement_has_no_target(make_book: Any) -> None:
+    book = make_book("hearts", FOUR, rules={"settlement": "pot"})
+    for _ in range(2):
+        pts(book, hearts={"ann": 13, "bob": 0, "cy": 0, "di": 0}, queen="ann")
+    assert book.current.scorer.totals["ann"] == 156 and book.current.result is None
+    assert book.end_game("evening over").winners == ("ann",)  # the most chips wins
