@@ -320,6 +320,10 @@ class SevenUp(PointsGame):
     def entry_revoke(self, data: Data) -> Scored:
         return self._hand(data, data.side("revoker"))
 
+    def state_json(self) -> dict[str, Any]:
+        """RULES C13 with chips: each starts with 7 (or 10) and pays one into the pot per point."""
+        return {"chips_left": {s: max(0, self.target - v) for s, v in self.totals.items()}}
+
 
 @dataclass(frozen=True)
 class CaliforniaJackRules:

@@ -45,7 +45,8 @@ class Napoleon(ScoreGame):
     entry_kinds: ClassVar[dict[str, str]] = {
         "hand": "{bidder, bid: 1-4 / nap / wellington / blucher, tricks: the bidder's tricks, "
                 "sir_garnet?: took the extra hand (double penalty), dealer?: for Pool Nap, out_of_turn?: an "
-                "opponent who played out of turn, wrong_hand?: a player with the wrong number of cards}",
+                "opponent who played out of turn, wrong_hand?: a player with the wrong number of cards, "
+                "peeked?: [players who paid 1 to see the Peep Nap widow]}",
         "revoke": "{bidder, bid, revoker, sir_garnet?, dealer?} — a revoke claimed before settlement: play "
                   "stops and it is settled at once (RULES C9)",
     }
@@ -99,6 +100,10 @@ class Napoleon(ScoreGame):
         if late == bidder:
             late = None  # RULES C9: no penalty on the bidder for playing out of turn
         items = self._pool_stakes(data)
+        peeked = data.sides("peeked", [])
+        if peeked and not self.rules.pool:
+            raise data.error("peeking at the widow for a chip is Peep Nap, a Pool Nap game (house rule pool)")
+        items += [self._into_pool(p, 1, "peeked at the widow") for p in peeked]  # RULES C9 Peep Nap
         self.hands += 1
         notes: list[str] = []
         if late is not None:

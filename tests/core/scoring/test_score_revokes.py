@@ -5,6 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from dealer.core.scoring.base import ScoreError
+
 FOUR = ("ann", "bob", "cy", "di")
 TEAMS = {"we": ["ann", "cy"], "they": ["bob", "di"]}
 
@@ -97,3 +101,21 @@ def test_seven_up_revoke(make_book: Any) -> None:
     three = make_book("seven-up", ("a", "b", "c"))
     assert pts(three, "revoke", revoker="c", dealer="a", high="c", low="c", jack="a", game="c") \
         == {"c": 2, "a": 1 + 2, "b": 2}
+
+
+# RULES C9 Peep Nap: for 1 chip paid into the pool, any player may look at the widow before bidding
+def test_peep_nap(make_book: Any) -> None:
+    book = make_book("napoleon", ("a", "b", "c"), rules={"pool": True})
+    e = pts(book, bidder="a", bid=2, tricks=2, dealer="a", peeked=["b", "c"])
+    assert e == {"a": -1 - 1 + 4, "b": -1 - 1 - 2, "c": -1 - 1 - 2}
+    assert book.current.scorer.pool == 3 + 1 + 2
+    plain = make_book("napoleon", FOUR)
+    with pytest.raises(ScoreError, match="Peep Nap"):
+        pts(plain, bidder="ann", bid=2, tricks=2, peeked=["bob"])
+
+
+# RULES C13 with chips: everyone starts with 7 chips and puts one in the pot per point scored
+def test_seven_up_chips_left(make_book: Any) -> None:
+    book = make_book("seven-up", ("a", "b"))
+    pts(book, dealer="a", turned_jacks=1, high="a", low="b", jack="a", game="b")
+    assert book.to_json()["games"][0]["chips_left"] == {"a": 4, "b": 5}
