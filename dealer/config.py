@@ -59,6 +59,9 @@ class DeviceSettings(_Section):
     shuffler: str = "sim"
     reels: str = "sim"
     camera: str = "sim"  # "sim", a camera index ("0"), a video file or a stream URL
+    camera_mode: Literal["shoe", "table"] = "shoe"  # a shoe window (one card at a time) or the layout
+    camera_window: tuple[int, int, int, int] | None = None  # x, y, width, height of the shoe window
+    calibration: Path | None = None  # a deck calibration from `dealer vision calibrate`
 
 
 class Settings(BaseSettings):

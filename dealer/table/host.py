@@ -50,6 +50,7 @@ class TableHost:
     table: Table
     tokens: TokenStore
     hardware: Any = None  # dealer.table.hardware.TableHardware when devices are configured
+    camera: Any = None  # dealer.table.camera.CameraWatcher for a real camera
     autoplay: bool = True
     metrics: Any = None  # the API's metrics registry, set by create_app
     intake: CardIntake = field(default_factory=CardIntake)
@@ -67,7 +68,20 @@ class TableHost:
         host = cls(settings, table, TokenStore(Path(settings.table.db)))
         if devices and any(getattr(settings.devices, k) != "none" for k in ("shoe", "shuffler", "reels")):
             host._open_hardware()
+        if devices and settings.devices.camera not in ("sim", "none"):
+            host._open_camera()
         return host
+
+    def _open_camera(self) -> None:
+        """A real camera (index, file or URL) is a second witness for every card."""
+        from dealer.table.camera import CameraWatcher
+
+        config = self.settings.devices
+        self.camera = CameraWatcher(config.camera, self.camera_card, self.camera_correction,
+                                    mode=config.camera_mode, window=config.camera_window,
+                                    calibration=config.calibration)
+        shoe_device = self.hardware is not None and self.hardware.shoe is not None
+        self.intake = CardIntake(has_shoe=shoe_device, has_camera=True)
 
     def _open_hardware(self) -> None:
         from dealer.table.hardware import TableHardware
@@ -118,6 +132,8 @@ class TableHost:
 
     def start(self) -> None:
         self._stop.clear()
+        if self.camera is not None:
+            self.camera.start()
         self.autoplay = self.settings.table.mode == "simulated"
         self._thread = threading.Thread(target=self._run, name="autoplay", daemon=True)
         self._thread.start()
@@ -126,6 +142,8 @@ class TableHost:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=10)
+        if self.camera is not None:
+            self.camera.stop()
         if self.hardware is not None:
             self.hardware.close()
         self.tokens.close()
@@ -209,6 +227,26 @@ class TableHost:
                         self._decide(decision)
             finally:
                 self._cards_reported += 1
+
+    def camera_card(self, code: str) -> None:
+        """A real camera saw a new card (debounced by its tracker)."""
+        with self._card_lock:
+            try:
+                self._decide(self.intake.camera_card(code))
+            finally:
+                self._cards_reported += 1
+
+    def camera_correction(self, was: str, really: str) -> None:
+        """The camera's reading of the last card changed: correct that record if it holds the card."""
+        with self._card_lock:
+            for record in reversed(self.table.store.tail(20)):
+                if record.data.get("card") == was:
+                    try:
+                        self.table.correct(record.seq, parse_card(really), "the camera corrected its reading")
+                    except IllegalOperation as exc:
+                        detail = f"camera correction {was} -> {really}: {exc}"
+                        self.table.hub.publish("warning", {"detail": detail})
+                    return
 
     def _decide(self, decision: Decision) -> None:
         if decision.verdict is Verdict.ACCEPT and decision.card is not None:

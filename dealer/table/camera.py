@@ -1,0 +1,67 @@
+"""A real camera watching the shoe window or the table, in its own thread.
+
+Each frame goes through the recognizer and a tracker; a card becomes an event once it is stable
+over a few frames (one event per pass through a shoe window), and a reading that changes is a
+correction, not a new card. Video files and stream URLs work the same way as a camera index.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import vision
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class CameraWatcher:
+    source: str  # a camera index ("0"), a video file or a stream URL
+    on_card: Callable[[str], None]  # a new card was seen
+    on_correction: Callable[[str, str], None]  # (was read as, really is)
+    mode: str = "shoe"
+    window: tuple[int, int, int, int] | None = None
+    calibration: Path | None = None
+    frames: int = 0
+    _stop: threading.Event = field(default_factory=threading.Event)
+    _thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        calibration = vision.Calibration.load(self.calibration) if self.calibration else None
+        recognizer = vision.Recognizer(self.mode, window=self.window, calibration=calibration)  # type: ignore[arg-type]
+        tracker = vision.ShoeTracker() if self.mode == "shoe" else vision.TableTracker()
+        source = vision.open_source(self.source)  # fails here, at start, on a bad source
+        self._thread = threading.Thread(target=self._run, args=(source, recognizer, tracker),
+                                        name="camera", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Until the source ends (a video file) or ``stop``."""
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def _run(self, source: vision.FrameSource, recognizer: vision.Recognizer,
+             tracker: vision.ShoeTracker | vision.TableTracker) -> None:
+        try:
+            for frame in source:
+                if self._stop.is_set():
+                    break
+                self.frames += 1
+                for event in tracker.update(recognizer.recognize(frame.image)):
+                    if event.kind == "new":
+                        self.on_card(event.card)
+                    elif event.kind == "correction" and event.previous is not None:
+                        self.on_correction(event.previous, event.card)
+        except Exception:  # a camera failure must not take the table down: it shows as missed cards
+            log.exception("camera %s stopped", self.source)
+        finally:
+            source.close()
