@@ -242,6 +242,19 @@ def dealer_must_draw(cards: Sequence[Card], hit_soft_17: bool) -> bool:
 
 
 # ---- state ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class UndoMark:
+    """The last card and where it went, with the shoe and ledger as they were just after it."""
+
+    card: Card
+    where: str  # "deal", "hand" (a seat's hand awaiting its decision) or "dealer" (a draw)
+    seat: int
+    index: int
+    shuffles: int
+    cards_out: int
+    transfers: int
+
+
 class Phase(enum.Enum):
     BETTING = "betting"
     DEALING = "dealing"
@@ -333,6 +346,7 @@ class BlackjackGame:
     deal_plan: list[int] = field(default_factory=list)  # seat numbers, 0 = dealer
     turn: tuple[int, int] | None = None  # (seat, hand index) to act
     history: list[dict[str, Any]] = field(default_factory=list)  # settled rounds (public)
+    undoable: UndoMark | None = None  # the last card, while it can still be taken back
 
     # ---- helpers ---------------------------------------------------------------------------------
     @property
@@ -458,6 +472,7 @@ class BlackjackGame:
             self.link.record_burn(card)
             return
         self.link.record_card(card)
+        self.undoable = None
         if self.phase is Phase.DEALING:
             n = self.deal_plan.pop(0)
             if n == 0:
@@ -466,15 +481,72 @@ class BlackjackGame:
                 self.seats[n].hands[0].cards.append(card)
             if not self.deal_plan:
                 self._after_deal()
+            elif not card.is_back:
+                self._mark_undo(card, "deal", n, 0)
         elif self.phase is Phase.PLAYING:
             hand = self.current_hand()
-            assert hand is not None
+            assert hand is not None and self.turn is not None
+            where = self.turn
             hand.cards.append(card)
             hand.wants_card = False
             self._after_player_card(hand)
+            if self._awaits_decision(*where):
+                self._mark_undo(card, "hand", *where)
         else:
             self.dealer.append(card)
             self._dealer_continue()
+            if self.phase is Phase.DEALER:
+                self._mark_undo(card, "dealer", 0, 0)
+
+    # ---- taking back a mis-entered card (live mode) ---------------------------------------------------
+    def _awaits_decision(self, seat: int, index: int) -> bool:
+        hand = self.current_hand()
+        return self.phase is Phase.PLAYING and self.turn == (seat, index) and hand is not None \
+            and not (hand.done or hand.settled or hand.wants_card)
+
+    def _mark_undo(self, card: Card, where: str, seat: int, index: int) -> None:
+        shoe = self.link.require_shoe()
+        self.undoable = UndoMark(card, where, seat, index, shoe.shuffles, shoe.cards_out,
+                                 len(self.table.ledger.transfers))
+
+    def verify_undo_card(self, card: Card) -> None:
+        mark = self.undoable
+        rule = ("only the last card can be taken back, before any decision, chip or other card "
+                "follows it and while it did not end the deal, a hand or the round (otherwise correct "
+                "the record with table.correct-card)")
+        ensure(mark is not None, f"nothing to take back: {rule}")
+        assert mark is not None
+        ensure(mark.card == card, f"the last card was {mark.card.code}, not {card.code}: {rule}")
+        shoe = self.link.require_shoe()
+        ensure((shoe.shuffles, shoe.cards_out, len(self.table.ledger.transfers)) ==
+               (mark.shuffles, mark.cards_out, mark.transfers), f"too late to take back {card.code}: {rule}")
+        if mark.where == "deal":
+            ensure(self.phase is Phase.DEALING, f"too late to take back {card.code}: {rule}")
+        elif mark.where == "hand":
+            ensure(self._awaits_decision(mark.seat, mark.index), f"a decision followed {card.code}: {rule}")
+        else:
+            ensure(self.phase is Phase.DEALER, f"too late to take back {card.code}: {rule}")
+        shoe.verify_undo(card)
+
+    def can_undo_card(self, card: Card) -> bool:
+        return can(self.verify_undo_card, card)
+
+    def undo_card(self, card: Card) -> None:
+        """Take back the last card entered (a misread): the game and the shoe want that card again."""
+        self.verify_undo_card(card)
+        mark = self.undoable
+        assert mark is not None
+        self.link.require_shoe().undo(card)
+        if mark.where == "deal":
+            (self.dealer if mark.seat == 0 else self.seats[mark.seat].hands[0].cards).pop()
+            self.deal_plan.insert(0, mark.seat)
+        elif mark.where == "hand":
+            hand = self.seats[mark.seat].hands[mark.index]
+            hand.cards.pop()
+            hand.wants_card = True
+        else:
+            self.dealer.pop()
+        self.undoable = None
 
     def verify_reveal(self, seat: int, hand: int, card: Card) -> None:
         ensure(not card.is_back and not card.is_joker, f"a revealed card must show its face, not {card.code}")
@@ -982,6 +1054,19 @@ class Act(Operation):
 
     def apply(self, table: TableState) -> None:
         _game(table).act(self.action)
+
+
+@register_operation
+@dataclass(frozen=True)
+class UndoCard(Operation):
+    """Live mode: take back the last card entered (a misread), before anything followed it; the same
+    place then wants a card again. See :meth:`BlackjackGame.verify_undo_card` for when it applies."""
+
+    kind: ClassVar[str] = "blackjack.undo-card"
+    card: Card
+
+    def apply(self, table: TableState) -> None:
+        _game(table).undo_card(self.card)
 
 
 @register_operation

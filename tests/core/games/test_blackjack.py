@@ -25,6 +25,7 @@ from dealer.core.games.blackjack import (
     PlaceBet,
     Reveal,
     StartRound,
+    UndoCard,
     hand_value,
 )
 from dealer.core.games.shoe_game import ReshuffleDiscards
@@ -523,6 +524,94 @@ def test_face_down_hole_card_survives_a_reshuffle_of_the_discards() -> None:
     assert net(rec) == 10 and not rec.table.faults
 
 
+# ---- taking back a mis-entered card (live mode) ------------------------------------------------------
+def test_undo_a_misread_card_during_the_deal() -> None:
+    # RULES A1 (deal order): a misread card is taken back and the same place wants a card again.
+    rec, game = live(seats=(1, 2))
+    shoe = rec.table.require_shoe()
+    rec.feed(game, "9S 4C KD")  # the dealer's upcard was misread: it is the QD
+    rec.apply(UndoCard(Card.parse("KD")))
+    assert game.prompt().who == "dealer" and shoe.remaining_composition()[Card.parse("KD")] == 6
+    rec.feed(game, "QD 5D 6D 7H")
+    assert game.to_json()["dealer"]["cards"] == ["QD", "BK"]
+    assert [c.code for c in shoe.dealt] == ["9S", "4C", "QD", "5D", "6D", "7H"]
+
+
+def test_undo_a_misread_hit_before_the_player_decides() -> None:
+    # RULES A1 (stand or hit): the card goes back before the player's next decision.
+    rec, game = live()
+    shoe = rec.table.require_shoe()
+    rec.feed(game, "9S KD 5D 7H")  # 14 against a ten-card; the dealer has no natural
+    rec.apply(Act(Action.HIT))
+    rec.feed(game, "2C")
+    assert game.can_undo_card(Card.parse("2C")) and not game.can_undo_card(Card.parse("3C"))
+    rec.apply(UndoCard(Card.parse("2C")))
+    assert game.prompt().step is Step.CARD and game.prompt().who == "seat-1"
+    assert shoe.remaining_composition()[Card.parse("2C")] == 6
+    rec.feed(game, "3C")  # 17
+    rec.apply(Act(Action.STAND))
+    assert net(rec) == 0 and game.to_json()["last_rounds"][-1]["seats"]["1"]["hands"][0]["cards"] == \
+        ["9S", "5D", "3C"]
+    assert not rec.table.faults
+
+
+def test_undo_a_dealer_draw_while_the_dealer_still_draws() -> None:
+    # RULES A1 (dealer rules): a dealer draw that did not finish the hand may be taken back.
+    rec, game = live()
+    rec.feed(game, "9S 5D KH 6C")  # player 19, dealer 11
+    rec.apply(Act(Action.STAND))
+    rec.feed(game, "2H")  # 13: the dealer draws again
+    rec.apply(UndoCard(Card.parse("2H")))
+    assert game.prompt().who == "dealer" and game.dealer == list(parse_cards("5D 6C"))
+    rec.feed(game, "3H KS")  # 14, then bust
+    assert net(rec) == 10
+
+
+def test_undo_refused_once_something_followed_the_card() -> None:
+    # RULES A1: a decision taken, a bet settled (bust collected at once) or the deal completed makes the
+    # card part of the record: the table-level correction (table.correct-card) replays it instead.
+    rec, game = live()
+    rec.feed(game, "9S KD 5D 7H")
+    with pytest.raises(IllegalOperation, match="nothing to take back"):
+        rec.apply(UndoCard(Card.parse("7H")))  # it completed the deal (the peek followed)
+    rec.apply(Act(Action.HIT))
+    rec.feed(game, "2C")
+    with pytest.raises(IllegalOperation, match="the last card was 2C"):
+        rec.apply(UndoCard(Card.parse("3C")))
+    rec.apply(Act(Action.HIT))
+    with pytest.raises(IllegalOperation, match="a decision followed 2C"):
+        rec.apply(UndoCard(Card.parse("2C")))
+    rec.feed(game, "KC")  # 26: the bust is collected at once
+    with pytest.raises(IllegalOperation, match="nothing to take back"):
+        rec.apply(UndoCard(Card.parse("KC")))
+    rec2, game2 = live()
+    rec2.feed(game2, "6S 9C 5D 7H")
+    rec2.apply(Act(Action.DOUBLE))
+    rec2.feed(game2, "2C")  # the one card after a double ends the hand
+    assert not game2.can_undo_card(Card.parse("2C"))
+    rec3, game3 = live()
+    rec3.feed(game3, "9S KD 5D 7H")
+    rec3.apply(Act(Action.HIT))
+    rec3.feed(game3, "2C")
+    rec3.apply(UndoCard(Card.parse("2C")))
+    with pytest.raises(IllegalOperation, match="nothing to take back"):
+        rec3.apply(UndoCard(Card.parse("2C")))  # one step back only
+
+
+def test_a_round_with_an_undo_replays_from_the_event_log(tmp_path: Path) -> None:
+    # RULES A1 round replayed through the real SQLite store, the taken-back card included.
+    rec, game = live()
+    rec.feed(game, "9S KD 5D 7H")
+    rec.apply(Act(Action.HIT))
+    rec.feed(game, "2C")
+    rec.apply(UndoCard(Card.parse("2C")))
+    rec.feed(game, "3C")
+    rec.apply(Act(Action.STAND))
+    rebuilt = replay_through_store(rec.log, tmp_path / "undo.db")
+    assert rebuilt.games["blackjack"].to_json() == game.to_json()
+    assert rebuilt.require_shoe().remaining_composition() == rec.table.require_shoe().remaining_composition()
+
+
 # ---- strategy ---------------------------------------------------------------------------------------
 @pytest.mark.parametrize("spec", ["s17,das,da", "h17,nodas,d9", "s17,nodas,d10,ls"])
 def test_generated_strategy_agrees_with_the_seed_hints(spec: str) -> None:
@@ -569,7 +658,7 @@ def test_auto_player_plays_basic_strategy() -> None:
 # ---- operations, invariants, replay -----------------------------------------------------------------
 def test_operations_round_trip_through_payloads() -> None:
     for op in (NewBlackjackGame(rules="h17,das"), PlaceBet(2, 10), StartRound(), Insure(1, 5),
-               Act(Action.DOUBLE), Reveal(0, Card.parse("AS")), PeekClear()):
+               Act(Action.DOUBLE), Reveal(0, Card.parse("AS")), PeekClear(), UndoCard(Card.parse("9H"))):
         assert operation_from_payload(op.kind, op.to_payload()) == op
 
 
