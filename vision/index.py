@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.detect import CornerFrame
+from vision.detect import CornerFrame, min_channel
 
 PX = 160  # patch pixels per card width
 PATCH_W = 0.36  # patch size in card widths
@@ -109,7 +109,7 @@ def segment_index(patch: np.ndarray, *, from_right: bool = False) -> IndexGlyphs
     """Split the index of an upright corner patch into rank and suit glyphs, or ``None`` if no index."""
     if from_right:
         patch = patch[:, ::-1]
-    lo = patch.min(axis=2)
+    lo = min_channel(patch)
     dark, paper_level, white = _percentiles(lo, (3, 70, 90))
     if white - dark < 40:
         return None
@@ -147,6 +147,19 @@ def segment_index(patch: np.ndarray, *, from_right: bool = False) -> IndexGlyphs
     ry0 = min(c[2] for c in members)
     rx1 = max(c[1] + c[3] for c in members)
     ry1 = max(c[2] + c[4] for c in members)
+    # pieces of the same glyph cut off by thin strokes (a serif K's arm): small ink within its box
+    taken = {c[0] for c in comps}
+    for i in range(1, n):
+        x, y, w, h, area = (int(v) for v in stats[i])
+        if i in taken or area < 3 or x <= 0 or y <= 0:
+            continue
+        if x >= rx0 - 2 and y >= ry0 - 2 and x + w <= rx1 + 2 and y + h <= ry1 + 2:
+            members.append((i, x, y, w, h))
+    rx0 = min(c[1] for c in members)
+    ry0 = min(c[2] for c in members)
+    rx1 = max(c[1] + c[3] for c in members)
+    ry1 = max(c[2] + c[4] for c in members)
+    rank_h = ry1 - ry0
     below = [
         c
         for c in comps
@@ -154,8 +167,21 @@ def segment_index(patch: np.ndarray, *, from_right: bool = False) -> IndexGlyphs
         and c[2] >= ry1 - 0.01 * PX
         and c[1] < seed[1] + seed[3] + 0.03 * PX
         and c[1] + c[3] > seed[1] - 0.03 * PX
-        and c[2] - ry1 < 0.6 * (ry1 - ry0)
+        and c[2] - ry1 < 0.6 * rank_h
     ]
+    if not below:
+        # small indices (some decks print the index tiny, well apart): a suit-sized glyph up to a
+        # rank's height further down the column
+        below = [
+            c
+            for c in comps
+            if c not in members
+            and c[2] >= ry1
+            and c[2] - ry1 < 1.2 * rank_h
+            and 0.4 * rank_h <= c[4] <= 1.2 * rank_h
+            and c[3] <= 1.6 * max(rx1 - rx0, 0.5 * rank_h)
+            and abs((c[1] + c[3] / 2) - (rx0 + rx1) / 2) < 0.5 * max(rx1 - rx0, c[3])
+        ]
     suit_c = min(below, key=lambda c: c[2]) if below else None
 
     scale = max(white - dark, 1.0)
@@ -184,9 +210,48 @@ def segment_index(patch: np.ndarray, *, from_right: bool = False) -> IndexGlyphs
 
 def white_balance_redness(patch: np.ndarray) -> float:
     """How red the card stock itself looks (to subtract a colour cast from the ink's redness)."""
-    lo = patch.min(axis=2)
+    lo = min_channel(patch)
     white = lo >= np.percentile(lo, 70)
     px = patch[white].astype(np.float32)
     if px.size == 0:
         return 0.0
     return float(np.mean(px[:, 2] - np.maximum(px[:, 0], px[:, 1]))) / 255.0
+
+
+def letter_column(patch: np.ndarray) -> int:
+    """How many letter-sized glyphs stand stacked down the index column of an upright corner patch.
+
+    A rank-over-suit index gives two; a joker spelling "JOKER" down its corner gives four or five
+    (the O and the R may merge or break, so a caller should ask for at least four).
+    """
+    lo = min_channel(patch)
+    dark, white = _percentiles(lo, (3, 90))
+    if white - dark < 40:
+        return 0
+    otsu, _ = cv2.threshold(lo, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    ink = (lo < min(otsu, white - 30.0)).astype(np.uint8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    boxes = [
+        (int(x), int(y), int(w), int(h))
+        for x, y, w, h, area in stats[1:]
+        if area >= 8 and x > 0 and y > 0 and 0.035 * PX <= h <= 0.13 * PX and w <= 0.14 * PX
+        and x + w / 2 < 0.24 * PX
+    ]
+    boxes.sort(key=lambda b: b[1])
+    best = 0
+    for i, first in enumerate(boxes):
+        if first[1] > 0.25 * PX:
+            break
+        chain = [first]
+        for b in boxes[i + 1 :]:
+            last = chain[-1]
+            cx, lx = b[0] + b[2] / 2, last[0] + last[2] / 2
+            gap = b[1] - (last[1] + last[3])
+            if (
+                -0.2 * last[3] <= gap < 0.9 * last[3]
+                and abs(cx - lx) < 0.6 * max(b[2], last[2])
+                and 0.6 < b[3] / last[3] < 1.6
+            ):
+                chain.append(b)
+        best = max(best, len(chain))
+    return best

@@ -22,11 +22,11 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration
-from vision.detect import CardQuad, CornerFrame, detect_cards
+from vision.detect import CardQuad, CornerFrame, detect_cards, min_channel
 from vision.glyphs import RANK_CLASSES, SUIT_CLASSES, GlyphModel, default_model
-from vision.index import PX, cut_patch, segment_index
+from vision.index import PX, cut_patch, letter_column, segment_index
 from vision.render import CARD_ASPECT
-from vision.sighting import BACK, RED_SUITS, Sighting
+from vision.sighting import BACK, JOKER, RED_SUITS, Sighting
 
 Mode = Literal["shoe", "table"]
 _RANKS = RANK_CLASSES[:-1]
@@ -99,6 +99,9 @@ class Recognizer:
         ps_c = ps_c / max(ps_c.sum(), 1e-9)
         r, s = int(pr_c.argmax()), int(ps_c.argmax())
         conf = float(pr_c[r] * ps_c[s] * (1.0 - reject))
+        if _RANKS[r] == "J" and letter_column(patch[:, ::-1] if sideways else patch) >= 4:
+            # "JOKER" spelt down the corner: its J over its O is no jack of diamonds
+            return Reading(JOKER, max(conf, 0.8), 0.0, _corner_box(frame))
         x0 = min(rank_glyph.box[0], glyphs.suit.box[0])
         y0 = rank_glyph.box[1]
         x1 = max(rank_glyph.box[0] + rank_glyph.box[2], glyphs.suit.box[0] + glyphs.suit.box[2])
@@ -140,22 +143,25 @@ class Recognizer:
                 best.index_corner,
                 evidence=tuple(f"{r.card}:{r.confidence:.2f}" for r in readings),
             )
-        if self._looks_like_back(image, quad, readings):
-            return Sighting(BACK, 0.8, outline, None, evidence=("no index; patterned face",))
+        if any(r.reject < 0.5 and r.confidence > 0.2 for r in readings):
+            return None  # an index is there, only not sure enough: neither a back nor a joker
+        if is_joker_corner(image, quad.frame(0)) or is_joker_corner(image, quad.frame(2)):
+            return Sighting(JOKER, 0.85, outline, None, evidence=("JOKER spelt down the index",))
+        if looks_like_back(image, quad) and not self._rank_glyph_seen(image, quad):
+            return Sighting(BACK, 0.8, outline, None, evidence=("no index; pattern to every edge",))
         return None
 
-    def _looks_like_back(self, image: np.ndarray, quad: CardQuad, readings: list[Reading]) -> bool:
-        if any(r.reject < 0.5 and r.confidence > 0.2 for r in readings):
-            return False
-        src = np.array([[0, 0], [40, 0], [40, 56], [0, 56]], np.float32)
-        h = cv2.getPerspectiveTransform(src, quad.corners.astype(np.float32))
-        card = cv2.warpPerspective(image, h, (40, 56), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_AREA)
-        lo = card.min(axis=2).astype(np.float32)
-        inner = lo[8:-8, 6:-6]
-        white = float(np.percentile(lo, 95))
-        ink = float((inner < white - 50).mean())
-        edges = float(np.abs(np.diff(inner, axis=1)).mean())
-        return ink > 0.22 or (ink > 0.1 and edges > 18)
+    def _rank_glyph_seen(self, image: np.ndarray, quad: CardQuad) -> bool:
+        """Whether either index corner holds a glyph the rank network takes for a rank (not a back)."""
+        for k in (0, 2):
+            glyphs = segment_index(cut_patch(image, quad.frame(k))[0])
+            if glyphs is None:
+                continue
+            options = (glyphs.rank,) + glyphs.rank_alternatives
+            pr = self.model.rank.probabilities(np.stack([g.features for g in options]))
+            if float(pr[:, -1].min()) < 0.2:
+                return True
+        return False
 
     # -- overlapped cards ---------------------------------------------------------------------------
     def _read_corners(
@@ -163,10 +169,14 @@ class Recognizer:
     ) -> list[Sighting]:
         found: list[tuple[Reading, CornerFrame]] = []
         for f in frames:
+            seen = False
             for sideways in (False, True):
                 r = self.read_corner(image, f, sideways=sideways, colour=colour)
                 if r and r.confidence >= self.min_confidence:
                     found.append((r, f))
+                seen = seen or (r is not None and r.reject < 0.5 and r.confidence > 0.2)
+            if not seen and is_joker_corner(image, f):
+                found.append((Reading(JOKER, 0.8, 0.0, _corner_box(f)), f))
         out: list[Sighting] = []
         by_card: dict[str, list[tuple[Reading, CornerFrame]]] = {}
         for r, f in found:
@@ -240,6 +250,7 @@ class Recognizer:
             work_width=self.work_width,
             card_width_hint=self.card_width_hint,
             min_card_fraction=0.1 if self.mode == "shoe" else 0.025,
+            fine_corners=self.mode == "table",
         )
         quads = det.quads
         if self.mode == "shoe" and quads:
@@ -260,14 +271,48 @@ class Recognizer:
                     ):
                         continue
                     sightings.append(s)
-        if self.mode == "shoe" and not sightings:
+        if self.mode == "shoe" and all(s.card == BACK for s in sightings):
+            # a scan or tight crop has no card edge to find: what was found may be a court card's
+            # inner frame (which looks like a back); the frame itself may be the card
             whole = self._whole_frame_card(view, colour)
-            sightings = [whole] if whole else []
+            if whole is not None:
+                sightings = [whole]
         if self.mode == "shoe" and sightings:
             sightings = [max(sightings, key=lambda s: s.confidence)]
         if ox or oy:
             sightings = [_shift(s, ox, oy) for s in sightings]
         return sightings
+
+
+def looks_like_back(image: np.ndarray, quad: CardQuad) -> bool:
+    """A back: its pattern (or colour) runs to every edge, inside the white border.
+
+    On a face, the middle of each margin (beside the court frame or the pips, between the two
+    indices) is bare paper; on a back the pattern reaches all four sides. Every one of the four
+    margin strips must be inked, and the middle too.
+    """
+    src = np.array([[0, 0], [50, 0], [50, 70], [0, 70]], np.float32)
+    h = cv2.getPerspectiveTransform(src, quad.corners.astype(np.float32))
+    card = cv2.warpPerspective(image, h, (50, 70), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_AREA)
+    lo = min_channel(card).astype(np.float32)
+    white = float(np.percentile(lo, 95))
+    ink = lo < white - 50
+    edges = float(np.abs(np.diff(lo[10:-10, 8:-8], axis=1)).mean())
+    inner = float(ink[10:-10, 8:-8].mean())
+    strips = (ink[22:48, 2:7], ink[22:48, 43:48], ink[2:6, 15:35], ink[64:68, 15:35])
+    return min(float(s.mean()) for s in strips) > 0.12 and (inner > 0.22 or (inner > 0.1 and edges > 18))
+
+
+def is_joker_corner(image: np.ndarray, frame: CornerFrame) -> bool:
+    """A joker's index: "JOKER" spelt down the corner instead of a rank over a suit."""
+    return letter_column(cut_patch(image, frame)[0]) >= 4
+
+
+def _corner_box(f: CornerFrame) -> tuple[tuple[float, float], ...]:
+    """Where an index would lie at corner ``f`` (the patch's index column), in image pixels."""
+    m = f.card_to_image()
+    box = np.array([[0.02, 0.03], [0.2, 0.03], [0.2, 0.5], [0.02, 0.5]]).reshape(-1, 1, 2)
+    return tuple((float(x), float(y)) for x, y in cv2.perspectiveTransform(box, m).reshape(-1, 2))
 
 
 def _diagonal(s: Sighting) -> float:
@@ -301,7 +346,7 @@ def read_index_crop(recognizer: Recognizer, crop: np.ndarray) -> Reading | None:
     h, w = crop.shape[:2]
     scale = min(0.42 * PX / h, 0.2 * PX / w)
     small = cv2.resize(crop, (max(1, int(w * scale)), max(1, int(h * scale))), interpolation=cv2.INTER_AREA)
-    lo = crop.min(axis=2)
+    lo = min_channel(crop)
     paper = [int(np.percentile(crop[..., c][lo >= np.percentile(lo, 80)], 50)) for c in range(3)]
     patch = np.empty((PH, PW, 3), np.uint8)
     patch[:] = paper

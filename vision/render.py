@@ -305,6 +305,35 @@ def render_back(width: int, style: CardStyle | None = None) -> RenderedCard:
     return RenderedCard(BACK, img, _rounded_mask(h, width, int(style.corner_radius * width)))
 
 
+def _joker_face(image: np.ndarray, style: CardStyle, rng: np.random.Generator) -> None:
+    """A joker: "JOKER" spelt down both index corners (red or black) and a jester's star in the middle."""
+    h, w = image.shape[:2]
+    colour = RED if rng.random() < 0.5 else BLACK
+    star = np.array(
+        [
+            [np.cos(a) * (1 if i % 2 == 0 else 0.4), np.sin(a) * (1 if i % 2 == 0 else 0.4)]
+            for i, a in enumerate(np.linspace(-np.pi / 2, 1.5 * np.pi, 11)[:-1])
+        ]
+    )
+    pts = (star * w * 0.3 + (w / 2, h / 2)).astype(np.int32)
+    cv2.fillPoly(image, [pts], colour, cv2.LINE_AA)
+    for k in range(3):  # the jester's cap: three bells above the star
+        cx = int(w * (0.3 + 0.2 * k))
+        cv2.circle(image, (cx, int(h * 0.22)), max(2, w // 25), colour, -1, cv2.LINE_AA)
+    letter_h = float(np.clip(0.55 * style.rank_height, 0.05, 0.085))
+    letter_w = 0.8 * letter_h
+    for _ in range(2):
+        for i, ch in enumerate("JOKER"):
+            box = (
+                (style.index_x - letter_w / 2) * w,
+                (style.index_top + 1.25 * letter_h * i) * w,
+                letter_w * w,
+                letter_h * w,
+            )
+            paste_mask(image, hershey_mask(ch, style.font, style.thickness), box, colour)
+        image[:] = image[::-1, ::-1]
+
+
 def render_card(code: str, width: int = 250, style: CardStyle | None = None, seed: int = 0) -> RenderedCard:
     """Draw the face of ``code`` (``AS``…``KC``, ``JK``) or a back (``BK``) ``width`` pixels wide."""
     style = style or CardStyle()
@@ -314,23 +343,7 @@ def render_card(code: str, width: int = 250, style: CardStyle | None = None, see
     img = np.full((h, width, 3), style.paper, np.uint8)
     rng = np.random.default_rng(seed)
     if code == JOKER:
-        star = np.array(
-            [
-                [np.cos(a) * (1 if i % 2 == 0 else 0.4), np.sin(a) * (1 if i % 2 == 0 else 0.4)]
-                for i, a in enumerate(np.linspace(-np.pi / 2, 1.5 * np.pi, 11)[:-1])
-            ]
-        )
-        pts = (star * width * 0.3 + (width / 2, h / 2)).astype(np.int32)
-        cv2.fillPoly(img, [pts], RED, cv2.LINE_AA)
-        for _ in range(2):
-            for i, ch in enumerate("JOKER"):
-                paste_mask(
-                    img,
-                    hershey_mask(ch, style.font, style.thickness),
-                    (0.05 * width, (0.05 + 0.075 * i) * width, 0.07 * width, 0.065 * width),
-                    BLACK,
-                )
-            img[:] = img[::-1, ::-1]
+        _joker_face(img, style, rng)
         return RenderedCard(code, img, _rounded_mask(h, width, int(style.corner_radius * width)))
     rank, suit = code[:-1], code[-1]
     colour = RED if suit in RED_SUITS else BLACK

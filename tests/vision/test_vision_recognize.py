@@ -90,3 +90,29 @@ def test_bad_input_is_rejected_clearly(table_recognizer: Recognizer) -> None:
         table_recognizer.recognize(np.zeros((10, 10), np.uint8))
     with pytest.raises(ValueError, match="mode"):
         Recognizer("floor")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("layout", ["row", "scatter"])
+def test_jokers_are_reported_as_jokers_not_jacks(table_recognizer: Recognizer, layout: str) -> None:
+    # a joker's J over its O must not pass for a jack of diamonds
+    codes = ["JK", "JD", "KS", "JK", "BK", "JC"]
+    shot = SimulatedCamera(size=(1280, 720), background="felt", seed=3).frame_for(codes, layout)
+    assert _codes(table_recognizer, shot.image) == Counter(codes)
+
+
+def test_a_joker_in_an_overlapping_hand_is_read_from_its_corner(table_recognizer: Recognizer) -> None:
+    codes = ["JK", "9C", "QH", "JK"]
+    cam = SimulatedCamera(size=(1280, 720), background="dark", seed=3, card_width=150)
+    shot = cam.frame_for(codes, "hand")
+    assert _codes(table_recognizer, shot.image) == Counter(codes)
+
+
+@pytest.mark.parametrize(("background", "seed"), [("felt", 5), ("wood", 6), ("dark", 7)])
+def test_a_fan_is_read_from_the_index_corners_that_show(
+    table_recognizer: Recognizer, background: str, seed: int
+) -> None:
+    codes = ["4H", "KS", "QH", "9C", "7D"]  # only the first card's top-left corner lies on a straight edge
+    shot = SimulatedCamera(size=(1920, 1080), background=background, seed=seed, card_width=170).frame_for(
+        codes, "fan"
+    )
+    assert _codes(table_recognizer, shot.image) == Counter(codes)

@@ -68,17 +68,18 @@ def random_style(rng: np.random.Generator, fonts: list[str], suit_fonts: list[st
     for s in SUITS:
         if s not in suit_masks:
             suit_masks[s] = suit_mask(s, variant=np.array(variant))
-    rank_height = float(rng.uniform(0.1, 0.26))
-    suit_size = float(rng.uniform(0.06, 0.14))
+    small = rng.random() < 0.25  # small, well-spaced indices (many casino and bridge decks)
+    rank_height = float(rng.uniform(0.075, 0.11)) if small else float(rng.uniform(0.1, 0.26))
+    suit_size = float(rng.uniform(0.05, 0.09)) if small else float(rng.uniform(0.06, 0.14))
     top = float(rng.uniform(0.03, 0.18))
-    gap = float(rng.uniform(0.0, 0.05))
+    gap = float(rng.uniform(0.0, 0.09)) if small else float(rng.uniform(0.0, 0.05))
     aspect = float(rng.uniform(0.9, 1.6))
     if top + rank_height + gap + suit_size * aspect > 0.58:
         rank_height = 0.58 - top - gap - suit_size * aspect
     paper = tuple(int(v) for v in rng.integers(215, 256, 3))
     return CardStyle(
         font=font,
-        thickness=int(rng.integers(2, 7)),
+        thickness=int(rng.integers(1 if small else 2, 7)),
         italic=bool(rng.random() < 0.1),
         index_x=float(rng.uniform(0.075, 0.13)),
         index_top=top,
@@ -174,9 +175,11 @@ def make(n_cards: int, seed: int) -> dict[str, np.ndarray]:
     codes = [r + s for s in SUITS for r in RANKS]
     for i in range(n_cards):
         style = random_style(rng, fonts, suit_fonts)
-        back = rng.random() < 0.06
-        code = "BK" if back else codes[int(rng.integers(len(codes)))]
+        u = rng.random()
+        back = u < 0.06
+        code = "BK" if back else "JK" if u < 0.1 else codes[int(rng.integers(len(codes)))]
         card = render_back(200, style) if back else render_card(code, 200, style, seed=i)
+        back = back or code == "JK"  # a joker's corner is no rank-over-suit index: reject examples
         frame, corners = photograph(rng, card.image, card.mask)
         quad = CardQuad(corners)
         for k in range(4):
