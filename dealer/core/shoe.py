@@ -262,23 +262,29 @@ class Shoe:
         self._order[index], self._order[-1] = self._order[-1], self._order[index]
         self._order.pop()
 
-    def identify(self, card: Card) -> tuple[IntegrityFault, ...]:
+    def identify(self, card: Card, index: int | None = None) -> tuple[IntegrityFault, ...]:
         """A card that came out face down (``BK``) is turned up: it was ``card``.
 
-        The oldest unidentified card takes the name; the composition and the duplicate check then
-        count it like any card seen. Raises when no face-down card is waiting to be named.
+        ``index`` is its place among the dealt cards; without it the oldest unidentified card
+        (dealt first, then burned) takes the name. The composition and the duplicate check then
+        count it like any card seen. Raises when that card is not a face-down one.
         """
         if card.is_back:
             raise IllegalOperation("identify a face-down card with its face, not BK")
-        for cards in (self.dealt, self.burned):
-            if BACK in cards:
-                index = cards.index(BACK)
-                del cards[index]
-                faults = self.record(card, burn=cards is self.burned)
-                placed = self.burned if cards is self.burned else self.dealt
-                placed.insert(index, placed.pop())  # keep the card where it came out
-                return faults
-        raise IllegalOperation("no face-down card is waiting to be identified")
+        if index is not None:
+            if not (0 <= index < len(self.dealt) and self.dealt[index].is_back):
+                raise IllegalOperation(f"dealt card {index} is not a face-down card waiting to be named")
+            places = [(self.dealt, index)]
+        else:
+            places = [(cards, cards.index(BACK)) for cards in (self.dealt, self.burned) if BACK in cards][:1]
+        if not places:
+            raise IllegalOperation("no face-down card is waiting to be identified")
+        cards, at = places[0]
+        del cards[at]
+        burn = cards is self.burned
+        faults = self.record(card, burn=burn)
+        cards.insert(at, cards.pop())  # keep the card where it came out
+        return faults
 
     def verify_undo(self, card: Card) -> None:
         if not self.dealt or self.dealt[-1] != card:

@@ -235,6 +235,12 @@ def test_a_face_down_card_is_identified_in_place() -> None:
     shoe.record(BACK)
     (fault,) = shoe.identify(Card.parse("2C"))  # named as a card already seen: a duplicate
     assert fault.kind is FaultKind.DUPLICATE
+    shoe.record(BACK)
+    shoe.record(BACK)
+    shoe.identify(Card.parse("9D"), index=len(shoe.dealt) - 1)  # the later of two face-down cards
+    assert [c.code for c in shoe.dealt[-2:]] == ["BK", "9D"]
+    with pytest.raises(IllegalOperation, match="not a face-down card"):
+        shoe.identify(Card.parse("9H"), index=0)
 
 
 @settings(max_examples=30, deadline=None)
