@@ -29,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from dealer.core.cards import Card
 from dealer.core.errors import DealerError, IllegalOperation
 from dealer.core.games.base import Prompt
 from dealer.core.operations import Operation
@@ -52,6 +53,7 @@ class GameEntry:
     cards_seen: Callable[[Any], int] | None = None  # own-count games: cards taken since its shuffle
     between_rounds: Callable[[Any], bool] | None = None  # no card of a round is out: the shoe may change
     fresh_pack: bool = False  # every round is dealt from a freshly shuffled pack (pai gow)
+    reveal: Callable[[Any, Any, Card], Operation] | None = None  # (module, game, card): turn one up
     seats: bool = True  # simulated players sit at this game (False: scorebooks)
 
     def _module(self) -> Any:
@@ -74,6 +76,11 @@ class GameEntry:
         if self.actions is None:
             raise IllegalOperation(f"{self.module} takes its decisions as operations (POST /api/operations)")
         return self.actions(self._module(), option, prompt)
+
+    def reveal_operation(self, game: Any, card: Card) -> Operation:
+        if self.reveal is None:
+            raise IllegalOperation(f"{self.module} has no face-down cards to turn up")
+        return self.reveal(self._module(), game, card)
 
     def shoe_rules(self, game: Any) -> ShoeRules | None:
         return None if self.shoe is None else self.shoe(game)
@@ -297,15 +304,37 @@ def _open_slots(module: Any, spec: str, key: str) -> list[Operation]:
 
 
 
+def _blackjack_reveal(module: Any, game: Any, card: Card) -> Operation:
+    """Live mode: the card typed is the next face-down card turned up, the hole card first."""
+    if game.hole is not None and game.hole.is_back:
+        op: Operation = module.Reveal(0, card)
+        return op
+    for number, seat in sorted(game.seats.items()):
+        for index, hand in enumerate(seat.hands):
+            if hand.cards and hand.cards[-1].is_back:
+                op = module.Reveal(number, card, index)
+                return op
+    raise IllegalOperation("no face-down card is waiting to be turned up")
+
+
+def _pontoon_reveal(module: Any, game: Any, card: Card) -> Operation:
+    hidden = game.face_down()
+    if hidden is None:
+        raise IllegalOperation("no face-down card is waiting to be turned up")
+    op: Operation = module.PontoonReveal(hidden, card)
+    return op
+
+
 GAMES: dict[str, GameEntry] = {
     "blackjack": GameEntry("blackjack", "NewBlackjackGame", "Blackjack with a permanent bank (RULES A1)",
-                           _blackjack_action),
+                           _blackjack_action, reveal=_blackjack_reveal),
     "baccarat": GameEntry("baccarat", "NewBaccaratGame", "Punto banco with the roads (RULES A3)",
                           _table_actions({"deal": "StartCoup",
                                           "reshuffle": lambda m: m.ReshuffleDiscards("baccarat")})),
     "pontoon": GameEntry("pontoon", "NewPontoonGame", "Pontoon with a player bank (RULES A2)",
                          _table_actions({"deal": "PontoonStart",
-                                         "reshuffle": lambda m: m.ReshuffleDiscards("pontoon")})),
+                                         "reshuffle": lambda m: m.ReshuffleDiscards("pontoon")}),
+                         reveal=_pontoon_reveal),
     "chemin-de-fer": GameEntry(
         "chemin_de_fer", "NewCheminDeFer", "Chemin de fer: the bank passes (RULES A4)",
         _table_actions({"keep": "KeepBank", "withdraw": "WithdrawBank", "close": "CloseBets",

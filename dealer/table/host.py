@@ -285,8 +285,13 @@ class TableHost:
         return self.table.submit(op)
 
     def act(self, option: str) -> Record:
-        """The dealer picks one of the prompt's options (hit, stand, draw...)."""
+        """The dealer picks one of the prompt's options (hit, stand, draw...), or ``shuffle`` when
+        the table waits for one (a physical shoe: the cut card's place is reported by the shoe)."""
         prompt = self.table.prompt()
+        if option == "shuffle" and prompt is not None and prompt.step is Step.SHUFFLE:
+            shoe = self.table.state.require_shoe()
+            cut = None if shoe.mode is ShoeMode.OBSERVED else shoe.rules.cut.choose(self.rng)
+            return self.table.submit(ShuffleShoe(cut_behind=cut))
         if prompt is None or option not in prompt.options:
             offered = ", ".join(prompt.options) if prompt and prompt.options else "nothing"
             raise IllegalOperation(f"{option!r} is not an option now (the table offers {offered})")
@@ -306,10 +311,16 @@ class TableHost:
         return self.table.correct(seq, parse_card(code), "corrected by the dealer")
 
     def enter_card(self, code: str) -> Record:
-        """A card typed by the dealer: it goes where the rules send the next card."""
-        parse_card(code)
-        if self.table.game is None:
+        """A card typed by the dealer: it goes where the rules send the next card, or, when the
+        table waits for a face-down card to be turned up, it names that card."""
+        card = parse_card(code)
+        game = self.table.game
+        if game is None:
             raise IllegalOperation("no game is running at this table")
+        prompt = game.prompt()
+        if prompt.step is Step.DECIDE and "reveal" in prompt.options:
+            entry = game_entry(self.table.game_name or "")
+            return self.table.submit(entry.reveal_operation(game, card))
         with self._card_lock:
             return self._deal(code)
 
