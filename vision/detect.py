@@ -244,6 +244,9 @@ def _fine_corners(
     crop = cv2.GaussianBlur(min_channel(c), (5, 5), 0)
     _, mask = cv2.threshold(crop, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    own = np.zeros(crop.shape, np.uint8)  # only this region, not a neighbour inside the same box
+    cv2.drawContours(own, [(contour * scale - [x0, y0]).astype(np.int32)], -1, 255, -1)
+    mask &= cv2.dilate(own, np.ones((3, 3), np.uint8), iterations=max(2, int(scale) + 1))
     cnts, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     if not cnts:
         return []
@@ -432,7 +435,7 @@ def detect_cards(
             if 2 * scale < f.origin[0] < w - 2 * scale and 2 * scale < f.origin[1] < h - 2 * scale
         ]
         if fine_corners:
-            frames = _merge_frames(frames, _fine_corners(image, cnt, width, scale))
+            frames = _merge_frames(_fine_corners(image, cnt, width, scale), frames)  # fine ones first
         if frames:
             blobs.append(Blob(cnt.reshape(-1, 2).astype(float) * scale, tuple(frames)))
     return Detection(tuple(quads), tuple(blobs), scale)

@@ -46,9 +46,33 @@ class Mlp:
 
 
 @dataclass(frozen=True)
+class MlpEnsemble:
+    """Several networks trained on different renders; their probabilities are averaged."""
+
+    members: tuple[Mlp, ...]
+
+    @property
+    def classes(self) -> tuple[str, ...]:
+        return self.members[0].classes
+
+    def probabilities(self, x: np.ndarray) -> np.ndarray:
+        return np.mean([m.probabilities(x) for m in self.members], axis=0)
+
+
+def _members(net: Mlp | MlpEnsemble) -> tuple[Mlp, ...]:
+    return net.members if isinstance(net, MlpEnsemble) else (net,)
+
+
+@dataclass(frozen=True)
 class GlyphModel:
-    rank: Mlp
-    suit: Mlp
+    """The rank and suit classifiers, each one network or an ensemble.
+
+    In the weights file the first network of a head has keys ``rank_w1`` …, further ensemble members
+    ``rank1_w1``, ``rank2_w1`` ….
+    """
+
+    rank: Mlp | MlpEnsemble
+    suit: Mlp | MlpEnsemble
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> GlyphModel:
@@ -65,6 +89,12 @@ class GlyphModel:
                 f"cannot load the glyph model ({path or 'vision/models/glyphs.npz'}): {exc}"
             ) from exc
 
+        def head(prefix: str, classes: tuple[str, ...]) -> Mlp | MlpEnsemble:
+            nets = [mlp(prefix, classes)]
+            while f"{prefix}{len(nets)}_w1" in data:
+                nets.append(mlp(f"{prefix}{len(nets)}", classes))
+            return nets[0] if len(nets) == 1 else MlpEnsemble(tuple(nets))
+
         def mlp(prefix: str, classes: tuple[str, ...]) -> Mlp:
             try:
                 m = Mlp(
@@ -80,14 +110,23 @@ class GlyphModel:
                 raise ModelError(f"{prefix} network has {m.w2.shape[1]} outputs, expected {len(classes)}")
             return m
 
-        return cls(mlp("rank", RANK_CLASSES), mlp("suit", SUIT_CLASSES))
+        return cls(head("rank", RANK_CLASSES), head("suit", SUIT_CLASSES))
 
     def save(self, path: str | Path) -> None:
         arrays = {}
-        for prefix, m in (("rank", self.rank), ("suit", self.suit)):
-            for k in ("mean", "std", "w1", "b1", "w2", "b2"):
-                arrays[f"{prefix}_{k}"] = getattr(m, k).astype(np.float32)
+        for prefix, net in (("rank", self.rank), ("suit", self.suit)):
+            for i, m in enumerate(_members(net)):
+                name = prefix if i == 0 else f"{prefix}{i}"
+                for k in ("mean", "std", "w1", "b1", "w2", "b2"):
+                    arrays[f"{name}_{k}"] = getattr(m, k).astype(np.float32)
         np.savez_compressed(path, **arrays)
+
+    @classmethod
+    def ensemble(cls, models: list[GlyphModel]) -> GlyphModel:
+        """One model averaging the networks of ``models``."""
+        rank = tuple(m for g in models for m in _members(g.rank))
+        suit = tuple(m for g in models for m in _members(g.suit))
+        return cls(MlpEnsemble(rank), MlpEnsemble(suit))
 
 
 _DEFAULT: GlyphModel | None = None

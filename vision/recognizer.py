@@ -78,10 +78,16 @@ class Recognizer:
     def read_corner(
         self, image: np.ndarray, frame: CornerFrame, *, sideways: bool = False, colour: bool = True
     ) -> Reading | None:
+        return self._read(image, frame, sideways, colour)[0]
+
+    def _read(
+        self, image: np.ndarray, frame: CornerFrame, sideways: bool, colour: bool
+    ) -> tuple[Reading | None, bool]:
+        """The reading of one corner, and whether any index-like ink was there at all."""
         patch, m = cut_patch(image, frame, sideways)
         glyphs = segment_index(patch, from_right=sideways)
         if glyphs is None or glyphs.suit is None:
-            return None
+            return None, glyphs is not None
         options = (glyphs.rank,) + glyphs.rank_alternatives
         prs = self.model.rank.probabilities(np.stack([g.features for g in options]))
         best = int(prs[:, -1].argmin())  # the rank reading that looks most like a glyph
@@ -101,7 +107,7 @@ class Recognizer:
         conf = float(pr_c[r] * ps_c[s] * (1.0 - reject))
         if _RANKS[r] == "J" and letter_column(patch[:, ::-1] if sideways else patch) >= 4:
             # "JOKER" spelt down the corner: its J over its O is no jack of diamonds
-            return Reading(JOKER, max(conf, 0.8), 0.0, _corner_box(frame))
+            return Reading(JOKER, max(conf, 0.8), 0.0, _corner_box(frame)), True
         x0 = min(rank_glyph.box[0], glyphs.suit.box[0])
         y0 = rank_glyph.box[1]
         x1 = max(rank_glyph.box[0] + rank_glyph.box[2], glyphs.suit.box[0] + glyphs.suit.box[2])
@@ -110,7 +116,7 @@ class Recognizer:
             x0, x1 = patch.shape[1] - x1, patch.shape[1] - x0
         box = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64).reshape(-1, 1, 2)
         pts = cv2.perspectiveTransform(box, m).reshape(-1, 2)
-        return Reading(_RANKS[r] + _SUITS[s], conf, reject, tuple((float(x), float(y)) for x, y in pts))
+        return Reading(_RANKS[r] + _SUITS[s], conf, reject, tuple((float(x), float(y)) for x, y in pts)), True
 
     # -- whole cards --------------------------------------------------------------------------------
     def _read_quad(self, image: np.ndarray, quad: CardQuad, colour: bool) -> Sighting | None:
@@ -168,15 +174,23 @@ class Recognizer:
         self, image: np.ndarray, frames: tuple[CornerFrame, ...], colour: bool
     ) -> list[Sighting]:
         found: list[tuple[Reading, CornerFrame]] = []
-        for f in frames:
-            seen = False
-            for sideways in (False, True):
-                r = self.read_corner(image, f, sideways=sideways, colour=colour)
-                if r and r.confidence >= self.min_confidence:
-                    found.append((r, f))
-                seen = seen or (r is not None and r.reject < 0.5 and r.confidence > 0.2)
-            if not seen and is_joker_corner(image, f):
-                found.append((Reading(JOKER, 0.8, 0.0, _corner_box(f)), f))
+        for f0 in frames:
+            # a corner traced on a rounded or shadowed edge may sit a little inside the card, cutting
+            # the index at the patch border: if nothing reads, look again from slightly further out
+            for f in (f0, _shifted(f0, -0.03)):
+                seen = inked = False
+                for sideways in (False, True):
+                    r, ink = self._read(image, f, sideways, colour)
+                    inked = inked or ink
+                    if r and r.confidence >= self.min_confidence:
+                        found.append((r, f))
+                        seen = True
+                    seen = seen or (r is not None and r.reject < 0.5 and r.confidence > 0.2)
+                if not seen and inked and is_joker_corner(image, f):
+                    found.append((Reading(JOKER, 0.8, 0.0, _corner_box(f)), f))
+                    seen = True
+                if seen or not inked:  # bare paper there: no index to look for further out
+                    break
         out: list[Sighting] = []
         by_card: dict[str, list[tuple[Reading, CornerFrame]]] = {}
         for r, f in found:
@@ -270,6 +284,12 @@ class Recognizer:
                         for o in read_whole
                     ):
                         continue
+                    if any(  # the same card's corner found again from a neighbouring region
+                        o.card == s.card
+                        and np.linalg.norm(np.array(o.centre) - np.array(s.centre)) < 0.5 * _diagonal(o)
+                        for o in sightings
+                    ):
+                        continue
                     sightings.append(s)
         if self.mode == "shoe" and all(s.card == BACK for s in sightings):
             # a scan or tight crop has no card edge to find: what was found may be a court card's
@@ -306,6 +326,11 @@ def looks_like_back(image: np.ndarray, quad: CardQuad) -> bool:
 def is_joker_corner(image: np.ndarray, frame: CornerFrame) -> bool:
     """A joker's index: "JOKER" spelt down the corner instead of a rank over a suit."""
     return letter_column(cut_patch(image, frame)[0]) >= 4
+
+
+def _shifted(f: CornerFrame, by: float) -> CornerFrame:
+    """The same corner frame moved ``by`` card widths along both of its axes."""
+    return CornerFrame(f.origin + by * f.width * (f.x + f.y), f.x, f.y, f.width)
 
 
 def _corner_box(f: CornerFrame) -> tuple[tuple[float, float], ...]:

@@ -259,6 +259,7 @@ def _court_art(image: np.ndarray, code: str, style: CardStyle, rng: np.random.Ge
     h, w = image.shape[:2]
     x0, y0, x1, y1 = int(0.2 * w), int(0.13 * w), int(0.8 * w), h - int(0.13 * w)
     palette = [(30, 170, 230), (160, 60, 30), (40, 30, 200), (30, 25, 25), (200, 200, 200)]
+    clean = image.copy()  # the art stays inside its frame, clear of the indices
     for _ in range(40):
         c = palette[int(rng.integers(len(palette)))]
         px, py = int(rng.integers(x0, x1)), int(rng.integers(y0, (y0 + y1) // 2))
@@ -277,6 +278,9 @@ def _court_art(image: np.ndarray, code: str, style: CardStyle, rng: np.random.Ge
             cv2.rectangle(
                 image, (px, py), (px + int(rng.integers(3, w // 6)), py + int(rng.integers(3, w // 6))), c, -1
             )
+    outside = np.ones(image.shape[:2], bool)
+    outside[y0 : y1 + 1, x0 : x1 + 1] = False
+    image[outside] = clean[outside]
     top = image[y0 : (y0 + y1) // 2, x0:x1].copy()
     image[(y0 + y1) // 2 : (y0 + y1) // 2 + top.shape[0], x0:x1] = top[::-1, ::-1][: y1 - (y0 + y1) // 2]
     cv2.rectangle(image, (x0, y0), (x1, y1), (120, 40, 20), max(1, w // 100))

@@ -116,3 +116,16 @@ def test_a_fan_is_read_from_the_index_corners_that_show(
         codes, "fan"
     )
     assert _codes(table_recognizer, shot.image) == Counter(codes)
+
+
+def test_court_cards_are_never_taken_for_backs(table_recognizer: Recognizer) -> None:
+    # a back is a card with no index on either index corner AND a pattern reaching every edge;
+    # court art is dense too, so a face whose index is hard to read must not become "BK"
+    codes = [r + s for s in "SHDC" for r in "JQK"] + ["BK", "JK", "BK"]
+    cam = SimulatedCamera(size=(1920, 1080), background="dark", seed=12, card_width=160)
+    placements = [
+        Placement(c, (200 + (i % 5) * 370, 190 + (i // 5) * 345), (i * 47) % 360, 160)
+        for i, c in enumerate(codes)
+    ]
+    shot = cam.render(placements)
+    assert _codes(table_recognizer, shot.image) == Counter(codes)

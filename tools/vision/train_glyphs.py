@@ -1,6 +1,7 @@
 """Train the two glyph networks shipped in vision/models/glyphs.npz from make_glyphs.py output.
 
-python tools/vision/train_glyphs.py /tmp/g1.npz /tmp/g2.npz --out vision/models/glyphs.npz
+python tools/vision/train_glyphs.py /tmp/g1.npz /tmp/g2.npz --out /tmp/net_a.npz
+python tools/vision/train_glyphs.py --ensemble /tmp/net_a.npz /tmp/net_b.npz --out vision/models/glyphs.npz
 """
 
 from __future__ import annotations
@@ -90,10 +91,16 @@ def train(
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("data", nargs="+")
+    ap.add_argument("data", nargs="+", help="make_glyphs.py outputs (or, with --ensemble, trained models)")
     ap.add_argument("--out", default="vision/models/glyphs.npz")
     ap.add_argument("--epochs", type=int, default=40)
+    ap.add_argument("--seed", type=int, default=0, help="initialisation and batch order")
+    ap.add_argument("--ensemble", action="store_true", help="join trained models into one averaging them")
     a = ap.parse_args()
+    if a.ensemble:
+        GlyphModel.ensemble([GlyphModel.load(p) for p in a.data]).save(a.out)
+        print(f"saved {a.out}")
+        return
     parts = [np.load(p) for p in a.data]
     xr = np.concatenate([p["xr"] for p in parts])
     yr = np.concatenate([p["yr"] for p in parts]).astype(np.int64)
@@ -105,7 +112,7 @@ def main() -> None:
         order = rng.permutation(len(y))
         cut = int(0.9 * len(y))
         tr, te = order[:cut], order[cut:]
-        net = train(x[tr], y[tr], classes, epochs=a.epochs)
+        net = train(x[tr], y[tr], classes, epochs=a.epochs, seed=a.seed)
         acc = float((net.probabilities(x[te]).argmax(1) == y[te]).mean())
         print(f"{name}: held-out render accuracy {acc:.4f} on {len(te)} glyphs")
         results[name] = net
