@@ -412,7 +412,12 @@ def detect_cards(
             elif hull_area > 1.3 * min_area and level == 0:
                 others.append(cnt)
     quads = _resolve_quads(quads)
-    others = [c for c in others if not _explained(c, quads, scale)]
+    if len(quads) >= 3:  # a quad far off the usual card size is a doubtful split of touching cards
+        typical = float(np.median([q.width for q in quads]))
+        sure = [q for q in quads if 0.85 * typical < q.width < 1.15 * typical]
+    else:
+        sure = quads
+    others = [c for c in others if not _explained(c, sure, scale)]
     if card_width_hint is not None:
         cw = card_width_hint / scale
     elif quads:
