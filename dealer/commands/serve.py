@@ -43,6 +43,11 @@ def register(app: typer.Typer) -> None:
             settings: Settings = load_settings(config, **overrides)
         except ConfigError as exc:
             fail(str(exc))
+        camera = settings.devices.camera
+        if camera not in ("sim", "none") and not camera.isdigit() and "://" not in camera \
+                and not Path(camera).exists():
+            fail(f"devices.camera: {camera!r} is not 'sim', 'none', a camera index, a URL or an existing "
+                 "video file")
         if not _is_loopback(settings.server.host) and not settings.server.require_tokens:
             fail(f"binding to {settings.server.host} exposes the table to the network: "
                  "set server.require_tokens = true (and create tokens) or bind 127.0.0.1")

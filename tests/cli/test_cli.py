@@ -71,3 +71,10 @@ def test_serve_refuses_a_bad_config_naming_file_and_key(tmp_path: Path) -> None:
 def test_serve_refuses_a_public_address_without_tokens(tmp_path: Path) -> None:
     result = dealer("serve", "--host", "0.0.0.0", "--db", str(tmp_path / "t.db"))
     assert result.returncode == 2 and "require_tokens" in result.stderr
+
+
+def test_serve_refuses_a_camera_source_that_does_not_exist(tmp_path: Path) -> None:
+    config = tmp_path / "cam.toml"
+    config.write_text(f'[devices]\ncamera = "{tmp_path / "nope.mp4"}"\n')
+    result = dealer("serve", "--config", str(config), "--db", str(tmp_path / "t.db"))
+    assert result.returncode == 2 and "devices.camera" in result.stderr and "nope.mp4" in result.stderr
