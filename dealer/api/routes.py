@@ -118,6 +118,12 @@ async def resume(body: ResumeIn, host: HostDep, role: DealerRole) -> dict[str, A
     return _record(await run_in_threadpool(host.resume, body.source))
 
 
+@router.get("/api/meters", tags=["read"])
+async def meters(host: HostDep, role: ViewerRole) -> dict[str, Any]:
+    """Device meters (cards dealt, shuffles, spins...) and the game's meters (slot machines, pools)."""
+    return await run_in_threadpool(host.meters)
+
+
 @router.get("/api/devices", tags=["read"])
 async def devices(host: HostDep, role: ViewerRole) -> dict[str, Any]:
     return {} if host.hardware is None else host.hardware.status()

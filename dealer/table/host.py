@@ -324,6 +324,20 @@ class TableHost:
         with self._card_lock:
             return self._deal(code)
 
+    def meters(self) -> dict[str, Any]:
+        """Non-volatile device meters and the game's own meters (slot machines, pools)."""
+        out: dict[str, Any] = {"devices": {}, "game": None}
+        if self.hardware is not None:
+            for kind, device in self.hardware.devices.items():
+                try:
+                    out["devices"][kind] = device.meters()
+                except fb.FirmwareBridgeError as exc:
+                    out["devices"][kind] = {"error": str(exc)}
+        game = self.table.game
+        if game is not None:
+            out["game"] = _game_meters(game)
+        return out
+
     def device_command(self, kind: str, command: str, args: dict[str, Any]) -> dict[str, Any]:
         """Run a device command (shuffle, deal, spin, home, meters, status)."""
         if self.hardware is None or kind not in self.hardware.devices:
@@ -334,6 +348,14 @@ class TableHost:
             raise IllegalOperation(f"a {kind} takes {', '.join(allowed)}, not {command!r}")
         result = getattr(device, command)(**args)
         return {"device": kind, "command": command, "result": _plain(result)}
+
+
+def _game_meters(game: Any) -> Any:
+    view = game.to_json()
+    if "machines" in view:  # a slot floor: each machine's meters and the shared pools
+        return {"machines": {name: m.get("meters", {}) for name, m in view["machines"].items()},
+                "pools": view.get("pools", {})}
+    return view.get("meters")
 
 
 DEVICE_COMMANDS = {
