@@ -279,7 +279,7 @@ def _fine_corners(
 
     frames: list[CornerFrame] = []
     for i in range(n):
-        if lens[i] < 0.15 * cw:
+        if lens[i] < 0.1 * cw:
             continue
         d = dirs[i]
         inward = np.array([-d[1], d[0]])  # the region lies to the right of a clockwise outline

@@ -61,6 +61,7 @@ class Recognizer:
         model: GlyphModel | None = None,
         window: tuple[int, int, int, int] | None = None,
         min_confidence: float = 0.35,
+        min_corner_confidence: float = 0.75,
         card_width_hint: float | None = None,
         work_width: int | None = None,
     ) -> None:
@@ -71,6 +72,8 @@ class Recognizer:
         self.model = model or default_model()
         self.window = window
         self.min_confidence = min_confidence
+        # a lone corner of an overlapped card has no card outline to back it: ask for more
+        self.min_corner_confidence = min_corner_confidence
         self.card_width_hint = card_width_hint
         self.work_width = work_width or (320 if mode == "shoe" else 640)
 
@@ -219,6 +222,8 @@ class Recognizer:
                     )
                 )
                 conf = 1.0 - float(np.prod([1.0 - x[0].confidence for x in g]))
+                if conf < self.min_corner_confidence:
+                    continue
                 out.append(
                     Sighting(
                         card,

@@ -68,6 +68,7 @@ class SimulatedCamera:
     style: CardStyle = field(default_factory=CardStyle)
     noise: float = 3.0
     blur: float = 0.6
+    fan_spread: float = 9.0  # degrees between neighbouring cards of a ``fan``
 
     def __post_init__(self) -> None:
         if self.background not in BACKGROUNDS:
@@ -199,7 +200,7 @@ class SimulatedCamera:
         elif layout == "fan":
             n = len(codes)
             pivot = np.array([w / 2, h / 2 + ch * 0.9])
-            spread = 9.0
+            spread = self.fan_spread
             for i, c in enumerate(codes):
                 ang = (i - (n - 1) / 2) * spread
                 rad = np.radians(ang)

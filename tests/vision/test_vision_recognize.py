@@ -107,14 +107,17 @@ def test_a_joker_in_an_overlapping_hand_is_read_from_its_corner(table_recognizer
     assert _codes(table_recognizer, shot.image) == Counter(codes)
 
 
-@pytest.mark.parametrize(("background", "seed"), [("felt", 5), ("wood", 6), ("dark", 7)])
+@pytest.mark.parametrize(
+    ("background", "seed", "spread"), [("felt", 5, 9.0), ("wood", 6, 9.0), ("dark", 7, 9.0), ("felt", 5, 7.0)]
+)
 def test_a_fan_is_read_from_the_index_corners_that_show(
-    table_recognizer: Recognizer, background: str, seed: int
+    table_recognizer: Recognizer, background: str, seed: int, spread: float
 ) -> None:
-    codes = ["4H", "KS", "QH", "9C", "7D"]  # only the first card's top-left corner lies on a straight edge
-    shot = SimulatedCamera(size=(1920, 1080), background=background, seed=seed, card_width=170).frame_for(
-        codes, "fan"
+    codes = ["4H", "KS", "QH", "9C", "7D"]  # each card shows its corner and a short stub of its edges
+    cam = SimulatedCamera(
+        size=(1920, 1080), background=background, seed=seed, card_width=170, fan_spread=spread
     )
+    shot = cam.frame_for(codes, "fan")
     assert _codes(table_recognizer, shot.image) == Counter(codes)
 
 

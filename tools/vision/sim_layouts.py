@@ -26,7 +26,7 @@ FACES = [r + s for s in SUITS for r in RANKS]
 LAYOUT_CARDS = {"scatter": 8, "hand": 8, "fan": 5}
 
 
-def measure(layout: str, frames: int, seed: int, extras: bool) -> dict[str, object]:
+def measure(layout: str, frames: int, seed: int, extras: bool, fan_spread: float = 9.0) -> dict[str, object]:
     rng = np.random.default_rng(seed)
     rec = Recognizer("table")
     tp = fp = fn = 0
@@ -35,7 +35,9 @@ def measure(layout: str, frames: int, seed: int, extras: bool) -> dict[str, obje
     pool = FACES + (["JK", "BK"] if extras else [])
     for i in range(frames):
         bg = ("felt", "wood", "dark")[i % 3]
-        cam = SimulatedCamera(size=(1920, 1080), background=bg, seed=seed * 1000 + i, card_width=170)
+        cam = SimulatedCamera(
+            size=(1920, 1080), background=bg, seed=seed * 1000 + i, card_width=170, fan_spread=fan_spread
+        )
         codes = [pool[int(k)] for k in rng.choice(len(pool), LAYOUT_CARDS[layout], replace=False)]
         shot = cam.frame_for(codes, layout)
         t0 = time.perf_counter()
@@ -48,7 +50,7 @@ def measure(layout: str, frames: int, seed: int, extras: bool) -> dict[str, obje
         for a, b in zip(sorted((t - r).elements()), sorted((r - t).elements()), strict=False):
             confusions[(a, b)] += 1
     return {
-        "layout": layout,
+        "layout": layout if layout != "fan" else f"fan ({fan_spread:g} deg)",
         "frames": frames,
         "recall": round(tp / max(1, tp + fn), 3),
         "precision": round(tp / max(1, tp + fp), 3),
@@ -66,9 +68,10 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=3)
     ap.add_argument("--layouts", default="scatter,hand,fan")
     ap.add_argument("--extras", action="store_true", help="include jokers and backs in the draw")
+    ap.add_argument("--fan-spread", type=float, default=9.0, help="degrees between the cards of a fan")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
-    out = [measure(lay, a.frames, a.seed, a.extras) for lay in a.layouts.split(",")]
+    out = [measure(lay, a.frames, a.seed, a.extras, a.fan_spread) for lay in a.layouts.split(",")]
     if a.json:
         print(json.dumps(out, indent=1))
     else:
