@@ -277,7 +277,14 @@ def _fine_corners(
             q = (q + step) % n
         return None
 
-    frames: list[CornerFrame] = []
+    def corner_point(a: int, b: int, vertex: np.ndarray) -> np.ndarray:
+        """Where the lines of edges a and b meet (the corner a rounded card would have had)."""
+        if turn(dirs[a], dirs[b]) < np.sin(np.radians(60)):
+            return vertex
+        p = _line_intersection(seg[a][0], dirs[a], seg[b][0], dirs[b])
+        return vertex if p is None or np.linalg.norm(p - vertex) > 0.12 * cw else p
+
+    found: list[tuple[float, CornerFrame]] = []
     for i in range(n):
         if lens[i] < 0.1 * cw:
             continue
@@ -287,13 +294,22 @@ def _fine_corners(
         # the card corner at the edge's end: the outline turns into the card's next side
         if after is not None and turn(d, dirs[after]) > np.sin(np.radians(20)):
             ya = -d
-            frames.append(CornerFrame(seg[i][1] + [x0, y0], np.array([ya[1], -ya[0]]), ya, cw))
+            p = corner_point(i, after, seg[i][1])
+            found.append((lens[i], CornerFrame(p + [x0, y0], np.array([ya[1], -ya[0]]), ya, cw)))
         # the card corner at the edge's start: the outline came down the card's previous side
         if before is not None and turn(dirs[before], d) > np.sin(np.radians(20)):
-            frames.append(CornerFrame(seg[i][0] + [x0, y0], d, inward, cw))
-    frames = [
-        f for f in frames if 2 < f.origin[0] < image.shape[1] - 3 and 2 < f.origin[1] < image.shape[0] - 3
-    ]
+            p = corner_point(before, i, seg[i][0])
+            found.append((lens[i], CornerFrame(p + [x0, y0], d, inward, cw)))
+    # one corner seen from both of its edges: a frame from a short stub (its direction poorly
+    # measured) gives way to one from a longer edge; two well measured frames both stay
+    frames: list[CornerFrame] = []
+    for length, f in sorted(found, key=lambda t: -t[0]):
+        if not 2 < f.origin[0] < image.shape[1] - 3 or not 2 < f.origin[1] < image.shape[0] - 3:
+            continue
+        if length >= 0.25 * cw or not any(
+            np.linalg.norm(f.origin - g.origin) < 0.1 * cw and float(f.x @ g.x) > 0.95 for g in frames
+        ):
+            frames.append(f)
     return frames
 
 
