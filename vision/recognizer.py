@@ -299,9 +299,9 @@ class Recognizer:
         if self.mode == "shoe" and all(s.card == BACK for s in sightings):
             # a scan or tight crop has no card edge to find: what was found may be a court card's
             # inner frame (which looks like a back); the frame itself may be the card
-            whole = self._whole_frame_card(view, colour)
-            if whole is not None:
-                sightings = [whole]
+            frame_card = self._whole_frame_card(view, colour)
+            if frame_card is not None:
+                sightings = [frame_card]
         if self.mode == "shoe" and sightings:
             sightings = [max(sightings, key=lambda s: s.confidence)]
         if ox or oy:
