@@ -23,9 +23,9 @@ def test_dark_table_scenes_all_36_cards(dev_photos: Path, table_recognizer: Reco
 
 
 def test_corner_crops_no_regression(dev_photos: Path, shoe_recognizer: Recognizer) -> None:
-    # measured 1,002 / 1,060 (the 20 back crops give no reading, as expected of an index crop)
+    # measured 1,021 / 1,060 (the 20 back crops give no reading, as expected of an index crop)
     rep = evaluate(dev_photos / "corner_crops", shoe_recognizer)
-    assert rep.correct >= 1002, rep.confusions.most_common(10)
+    assert rep.correct >= 1021, rep.confusions.most_common(10)
 
 
 def test_single_webcam_sample(dev_photos: Path, shoe_recognizer: Recognizer) -> None:

@@ -46,6 +46,24 @@ def flat_top_three(rng: np.random.Generator) -> np.ndarray:
     return m[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
 
 
+def round_club(rng: np.random.Generator) -> np.ndarray:
+    """A club of three well-separated round lobes on a short, thin, flared stem (many casino decks)."""
+    m = np.zeros((120, 120), np.uint8)
+    r = int(rng.integers(22, 28))
+    spread = int(rng.integers(24, 30))
+    top = r + 2
+    low = top + int(rng.integers(30, 38))
+    for cx, cy in ((60, top), (60 - spread, low), (60 + spread, low)):
+        cv2.circle(m, (cx, cy), r, 255, -1, cv2.LINE_AA)
+    stem_top, stem_w = low - 5, int(rng.integers(4, 9))
+    foot = min(119, low + r + int(rng.integers(4, 14)))
+    base_w = stem_w + int(rng.integers(8, 18))
+    cv2.fillPoly(m, [np.array([[60 - stem_w, stem_top], [60 + stem_w, stem_top], [60 + base_w, foot],
+                               [60 - base_w, foot]], np.int32)], 255, cv2.LINE_AA)
+    ys, xs = np.nonzero(m)
+    return m[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+
+
 def random_style(rng: np.random.Generator, fonts: list[str], suit_fonts: list[str]) -> CardStyle:
     rank_masks: dict[str, np.ndarray] = {}
     if rng.random() < 0.7:
@@ -65,6 +83,8 @@ def random_style(rng: np.random.Generator, fonts: list[str], suit_fonts: list[st
             if m is not None:
                 suit_masks[s] = m
     variant = tuple(float(v) for v in rng.uniform(-1, 1, 4))
+    if "C" not in suit_masks and rng.random() < 0.35:
+        suit_masks["C"] = round_club(rng)
     for s in SUITS:
         if s not in suit_masks:
             suit_masks[s] = suit_mask(s, variant=np.array(variant))
