@@ -6,32 +6,19 @@ stops autoplay and checks what the view draws against ``/state`` (read separatel
 
 from __future__ import annotations
 
-import shutil
 import time
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from serving import Server
 
-playwright_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
-ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 # the engine deals (no device simulators): the views, not the devices, are under test here
 ENGINE = {"DEALER_DEVICES__SHOE": "none", "DEALER_DEVICES__SHUFFLER": "none", "DEALER_DEVICES__REELS": "none",
           "DEALER_DEVICES__CAMERA": "none", "DEALER_TABLE__PACE_MS": "5"}
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield browser
-        browser.close()
 
 
 def serve(tmp_path: Path, game: str, **env: str) -> Server:
