@@ -128,14 +128,3 @@ def _just_dealt(table: Table) -> bool:
     last = table.store.tail(1)
     return bool(last) and last[0].kind == DealCard.kind and not last[0].data.get("burn")
 
-
-def play_steps(table: Table, steps: int, rng: Rng | None = None) -> int:
-    """Run up to ``steps`` operations; returns how many were done (stops early when it must wait)."""
-    done = 0
-    for _ in range(steps):
-        op = next_operation(table, rng)
-        if op is None:
-            break
-        table.submit(op)
-        done += 1
-    return done

@@ -65,7 +65,10 @@ class TableHardware:
     devices: dict[str, fb.Device] = field(default_factory=dict)
     camera: SimulatedCamera | None = None
     _unsubscribe: list[Callable[[], None]] = field(default_factory=list)
-    _reels_lock: threading.Lock = field(default_factory=threading.Lock)
+    _reels_wake: threading.Condition = field(default_factory=threading.Condition)
+    _reels_next: tuple[int, int, int] | None = None
+    _reels_worker: threading.Thread | None = None
+    _closing: bool = False
 
     def open(self) -> None:
         decks = self.settings.shoe.decks
@@ -81,6 +84,11 @@ class TableHardware:
             self.camera = SimulatedCamera()
 
     def close(self) -> None:
+        with self._reels_wake:
+            self._closing = True
+            self._reels_wake.notify()
+        if self._reels_worker is not None:
+            self._reels_worker.join(timeout=15)
         for unsubscribe in self._unsubscribe:
             unsubscribe()
         for device in self.devices.values():
@@ -100,23 +108,35 @@ class TableHardware:
 
     def show_spin(self, stops: tuple[int, ...]) -> None:
         """Turn the reel display to a spin's stops, off the caller's thread (the spin is already
-        decided and logged; the display only shows it). A display that lost its home is re-homed."""
-        reels = self.devices.get("reels")
-        if not isinstance(reels, fb.ReelDisplay) or len(stops) != 3:
+        decided and logged; the display only shows it). One worker shows the spins in order; when
+        several wait, only the newest is shown. A display that lost its home is re-homed."""
+        if not isinstance(self.devices.get("reels"), fb.ReelDisplay) or len(stops) != 3:
             return
+        with self._reels_wake:
+            self._reels_next = (stops[0], stops[1], stops[2])
+            self._reels_wake.notify()
+            if self._reels_worker is None:
+                self._reels_worker = threading.Thread(target=self._turn_reels, name="reels", daemon=True)
+                self._reels_worker.start()
 
-        def turn() -> None:
-            with self._reels_lock:
+    def _turn_reels(self) -> None:
+        while True:
+            with self._reels_wake:
+                self._reels_wake.wait_for(lambda: self._reels_next is not None or self._closing)
+                if self._closing:
+                    return
+                stops, self._reels_next = self._reels_next, None
+            reels = self.devices.get("reels")
+            if not isinstance(reels, fb.ReelDisplay) or stops is None:
+                return
+            try:
                 try:
-                    try:
-                        reels.spin((stops[0], stops[1], stops[2]))
-                    except fb.NotHomedError:
-                        reels.home()
-                        reels.spin((stops[0], stops[1], stops[2]))
-                except fb.FirmwareBridgeError as exc:
-                    log.warning("the reel display could not show %s: %s", stops, exc)
-
-        threading.Thread(target=turn, name="reels", daemon=True).start()
+                    reels.spin(stops)
+                except fb.NotHomedError:
+                    reels.home()
+                    reels.spin(stops)
+            except fb.FirmwareBridgeError as exc:
+                log.warning("the reel display could not show %s: %s", stops, exc)
 
     @property
     def shoe(self) -> fb.Shoe | None:

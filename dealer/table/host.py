@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -58,7 +57,11 @@ class TableHost:
     _stop: threading.Event = field(default_factory=threading.Event)
     _thread: threading.Thread | None = None
     _card_lock: threading.Lock = field(default_factory=threading.Lock)
-    _cards_reported: int = 0  # cards from the device shoe fully handled (simulated play waits on it)
+    _cards_reported: int = 0  # cards from the devices fully handled (simulated play waits on it)
+    _card_handled: threading.Condition = field(init=False)
+
+    def __post_init__(self) -> None:
+        self._card_handled = threading.Condition(self._card_lock)
 
     @classmethod
     def open(cls, settings: Settings, *, devices: bool = True) -> TableHost:
@@ -184,9 +187,8 @@ class TableHost:
             except fb.ShoeEmptyError:  # the game wants more cards than the device holds: reload it
                 self._shuffle_device_shoe()
                 return True
-            deadline = time.monotonic() + CARD_WAIT  # until the card has gone all the way to the game
-            while self._cards_reported == before and time.monotonic() < deadline:
-                time.sleep(0.002)
+            with self._card_handled:  # until the card has gone all the way to the game
+                self._card_handled.wait_for(lambda: self._cards_reported > before, CARD_WAIT)
             return True
         shoe = self.table.state.shoe
         if device is not None and prompt.step is Step.SHUFFLE and (
@@ -227,6 +229,7 @@ class TableHost:
                         self._decide(decision)
             finally:
                 self._cards_reported += 1
+                self._card_handled.notify_all()
 
     def camera_card(self, code: str) -> None:
         """A real camera saw a new card (debounced by its tracker)."""
@@ -235,6 +238,7 @@ class TableHost:
                 self._decide(self.intake.camera_card(code))
             finally:
                 self._cards_reported += 1
+                self._card_handled.notify_all()
 
     def camera_correction(self, was: str, really: str) -> None:
         """The camera's reading of the last card changed: correct that record if it holds the card."""

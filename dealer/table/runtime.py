@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from dealer.core.cards import Card
-from dealer.core.errors import IllegalOperation
-from dealer.core.games.base import Game, Prompt, Step
+from dealer.core.errors import DealerError, IllegalOperation
+from dealer.core.games.base import Game, Prompt
 from dealer.core.operations import Operation
 from dealer.core.table_state import CorrectCard, TableState, VoidRecord
 from dealer.store import EventStore, Record, replay
@@ -28,6 +28,33 @@ Listener = Callable[[Record, TableState], None]
 HISTORY_SIZE = 10
 # Where games keep their settled rounds in their public state, newest last.
 ROUND_KEYS = ("last_rounds", "last_coups", "history", "rounds")
+
+
+class RoundRecall:
+    """The last settled rounds of one game, for recall: each new one the game reports, once."""
+
+    def __init__(self, game_name: str | None) -> None:
+        self.game_name = game_name
+        self.rounds: deque[dict[str, Any]] = deque(maxlen=HISTORY_SIZE)
+        self._last: str | None = None
+
+    def track(self, record: Record, state: TableState) -> None:
+        if self.game_name is None or self.game_name not in state.games:
+            return
+        view = state.games[self.game_name].to_json()
+        rounds = next((view[k] for k in ROUND_KEYS if isinstance(view.get(k), list) and view[k]), None)
+        if rounds is not None:  # the game keeps its settled rounds: the newest is the candidate
+            summary = rounds[-1]
+        elif view.get("settled") or view.get("result"):
+            summary = view
+        else:
+            return
+        key = json.dumps(summary, sort_keys=True, default=str)
+        if key != self._last:
+            self._last = key
+            number = summary.get("round", summary.get("coup")) if isinstance(summary, dict) else None
+            self.rounds.append({"seq": record.seq, "time": record.time, "round": number or record.seq,
+                                "game": summary})
 
 
 class Table:
@@ -41,9 +68,7 @@ class Table:
         self.hub = hub or EventHub()
         self._lock = threading.RLock()
         self._listeners: list[Listener] = []
-        self.history: deque[dict[str, Any]] = deque(maxlen=HISTORY_SIZE)
-        self._last_round: Any = None
-        self.state = self._rebuild()
+        self.state, self._recall = self._rebuild()
 
     @classmethod
     def open(cls, name: str, db: str | Path, *, game: str | None = None) -> Table:
@@ -53,10 +78,18 @@ class Table:
         self.store.close()
 
     # ---- state ---------------------------------------------------------------------------------
-    def _rebuild(self, skip: set[int] | None = None, correct: dict[int, Card] | None = None) -> TableState:
-        self.history.clear()
-        self._last_round = None
-        return replay(list(self.store.records()), skip=skip, correct=correct, after_apply=self._track_round)
+    def _rebuild(self, skip: set[int] | None = None,
+                 correct: dict[int, Card] | None = None) -> tuple[TableState, RoundRecall]:
+        """The state (and round recall) the log gives, with ``skip``/``correct`` tried on top.
+        Touches nothing of the table's own, so a failed try leaves it as it was."""
+        recall = RoundRecall(self.game_name)
+        state = replay(list(self.store.records()), skip=skip, correct=correct, after_apply=recall.track)
+        return state, recall
+
+    @property
+    def history(self) -> deque[dict[str, Any]]:
+        """The last settled rounds, oldest first."""
+        return self._recall.rounds
 
     @property
     def game(self) -> Game | None:
@@ -81,7 +114,7 @@ class Table:
             trial.apply(op)
             record = self.store.append(op)
             self.state = trial
-            self._track_round(record, trial)
+            self._recall.track(record, trial)
             self._announce(record)
         return record
 
@@ -107,14 +140,13 @@ class Table:
                  correct: dict[int, Card] | None = None) -> Record:
         seq = op.seq  # type: ignore[attr-defined]
         try:
-            trial = self._rebuild(skip=skip, correct=correct)
-        except IllegalOperation as exc:
-            self.state = self._rebuild()
+            trial, recall = self._rebuild(skip=skip, correct=correct)
+        except DealerError as exc:  # a later record no longer applies (a rule, chips it lacked...)
             raise IllegalOperation(f"cannot {what} record {seq}: the records after it no longer hold "
                                    f"({exc})") from exc
         trial.apply(op)
         record = self.store.append(op)
-        self.state = trial
+        self.state, self._recall = trial, recall
         self._announce(record)
         return record
 
@@ -122,25 +154,6 @@ class Table:
         for listener in list(self._listeners):
             listener(record, self.state)
         self.hub.publish("state", {"seq": record.seq, "kind": record.kind, "state": self.public_state()})
-
-    def _track_round(self, record: Record, state: TableState) -> None:
-        """Keep the last rounds for recall: each new settled round the game reports, once."""
-        if self.game_name is None or self.game_name not in state.games:
-            return
-        view = state.games[self.game_name].to_json()
-        rounds = next((view[k] for k in ROUND_KEYS if isinstance(view.get(k), list) and view[k]), None)
-        if rounds is not None:  # the game keeps its settled rounds: the newest is the candidate
-            summary = rounds[-1]
-        elif view.get("settled") or view.get("result"):
-            summary = view
-        else:
-            return
-        key = json.dumps(summary, sort_keys=True, default=str)
-        if key != self._last_round:
-            self._last_round = key
-            number = summary.get("round", summary.get("coup")) if isinstance(summary, dict) else None
-            self.history.append({"seq": record.seq, "time": record.time, "round": number or record.seq,
-                                 "game": summary})
 
     # ---- views ---------------------------------------------------------------------------------
     def public_state(self) -> dict[str, Any]:
@@ -150,13 +163,6 @@ class Table:
             return {"table": self.name, "game": self.game_name, "seq": self.store.last_seq,
                     "prompt": None if prompt is None else prompt.to_json(), **self.state.to_json(public=True)}
 
-    def snapshot(self) -> dict[str, object]:
-        return self.public_state()
-
     @property
     def paused(self) -> bool:
         return bool(self.state.paused)
-
-    def is_waiting_for(self, step: Step) -> bool:
-        prompt = self.prompt()
-        return prompt is not None and prompt.step is step
