@@ -9,7 +9,7 @@ from fastapi import FastAPI, Request, Response
 from starlette.concurrency import run_in_threadpool
 
 from dealer import __version__
-from dealer.api import display, metrics, routes, stream
+from dealer.api import display, metrics, routes, score_routes, stream
 from dealer.api.errors import install_error_handlers
 from dealer.table.host import TableHost
 
@@ -34,7 +34,7 @@ def create_app(host_factory: HostFactory) -> FastAPI:
                   description="Local API of one card table: state, game control, cards, devices, "
                               "event stream. No route exposes an undealt card.")
     install_error_handlers(app)
-    for module in (routes, stream, metrics, display):
+    for module in (routes, stream, metrics, display, score_routes):
         app.include_router(module.router)
 
     @app.middleware("http")
