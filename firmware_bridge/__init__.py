@@ -48,6 +48,7 @@ from firmware_bridge.errors import (
     LinkTimeout,
     NotHomedError,
     PayloadError,
+    PortLost,
     PortUnavailable,
     ProtocolMismatch,
     ShoeEmptyError,
@@ -76,15 +77,16 @@ from firmware_bridge.events import (
 from firmware_bridge.link import CommandInterrupted, DeviceInfo, Link, LinkStats
 from firmware_bridge.sim.memory import MemorySimulator
 from firmware_bridge.sim.process import SimulatorProcess, start_simulator
-from firmware_bridge.transport import open_port
+from firmware_bridge.transport import SharedPort, open_port
 
 __all__ = [
     "BadRequest", "CardDealt", "CommandInterrupted", "CutCardReached", "DeckVerified", "Device",
     "DeviceBusy", "DeviceError", "DeviceEvent", "DeviceInfo", "DeviceReset", "DeviceStatus", "DoorClosed",
     "DoorOpen", "DoorOpenError", "EventSubscription", "FirmwareBridgeError", "FrameError", "HandDealt", "Jam",
     "JamCleared", "JamError", "Link", "LinkDown", "LinkError", "LinkStats", "LinkTimeout", "LinkUp",
-    "MemorySimulator", "NotHomedError", "PayloadError", "PortUnavailable", "ProtocolMismatch",
-    "QueueOverflow", "ReelDisplay", "ReelHomeFailed", "ReelStopped", "Shoe", "ShoeEmpty", "ShoeEmptyError",
-    "Shuffler", "ShuffleComplete", "SimulatorError", "SimulatorProcess", "UnsupportedCommand",
-    "open_device", "open_port", "open_reels", "open_shoe", "open_shuffler", "start_simulator",
+    "MemorySimulator", "NotHomedError", "PayloadError", "PortLost", "PortUnavailable", "ProtocolMismatch",
+    "QueueOverflow", "ReelDisplay", "ReelHomeFailed", "ReelStopped", "SharedPort", "Shoe", "ShoeEmpty",
+    "ShoeEmptyError", "Shuffler", "ShuffleComplete", "SimulatorError", "SimulatorProcess",
+    "UnsupportedCommand", "open_device", "open_port", "open_reels", "open_shoe", "open_shuffler",
+    "start_simulator",
 ]

@@ -49,6 +49,10 @@ class PortUnavailable(LinkError):
     """The port could not be opened (missing, busy or vanished)."""
 
 
+class PortLost(LinkError):
+    """The port vanished or was closed while in use (unplugged cable, device gone, link closing)."""
+
+
 class LinkTimeout(LinkError, TimeoutError):
     """The device did not answer within the deadline after all retries and re-handshakes."""
 

@@ -35,6 +35,7 @@ from firmware_bridge.errors import (
     LinkError,
     LinkTimeout,
     PayloadError,
+    PortLost,
     PortUnavailable,
     ProtocolMismatch,
 )
@@ -49,7 +50,7 @@ from firmware_bridge.protocol.layouts import (
     Status,
 )
 from firmware_bridge.protocol.messages import SPECS, by_name, decode_payload, encode_payload
-from firmware_bridge.transport import BAUDRATE, Port, PortError, open_port
+from firmware_bridge.transport import BAUDRATE, SharedPort, open_port
 
 _HELLO = by_name("HELLO")
 _PING = by_name("PING")
@@ -103,11 +104,6 @@ class LinkStats:
         return data
 
 
-def _close_quietly(port: Port) -> None:
-    with contextlib.suppress(*PortError):
-        port.close()
-
-
 def _needs_hello(reply: dict[str, Any]) -> bool:
     return reply.get("_type") == "NAK" and reply.get("status") == Status.NEED_HELLO
 
@@ -142,7 +138,7 @@ class Link:
         self.reconnect_timeout = reconnect_timeout
         self.stats = LinkStats()
         self.info: DeviceInfo | None = None
-        self._port: Port | None = None
+        self._port: SharedPort | None = None
         self._framer = Framer()
         self._write_lock = threading.Lock()
         self._cmd_lock = threading.RLock()
@@ -158,7 +154,7 @@ class Link:
         self._missed = 0
         self._sends_in_last_wait = 0
         self._outbox: queue.Queue[DeviceEvent | None] = queue.Queue()
-        self._port = open_port(url, baudrate=baudrate)
+        self._port = SharedPort(open_port(url, baudrate=baudrate), url)
         self._threads = [threading.Thread(target=self._read_loop, name="fb-reader", daemon=True),
                          threading.Thread(target=self._dispatch_loop, name="fb-dispatch", daemon=True)]
         if heartbeat:
@@ -232,17 +228,16 @@ class Link:
     def close(self) -> None:
         if self._closed:
             return
-        self._closed = True
         with self._state:
+            self._closed = True
+            port, self._port = self._port, None
             self._state.notify_all()
+        if port is not None:
+            port.close(wait=2.0)  # aborts a blocked read or write; closed once nobody is inside
         self._outbox.put(None)
         for thread in self._threads:
             if thread is not threading.current_thread():
                 thread.join(2.0)
-        port, self._port = self._port, None
-        if port is not None:
-            with contextlib.suppress(*PortError):
-                port.close()
 
     def __enter__(self) -> Link:
         return self
@@ -369,20 +364,23 @@ class Link:
         if port is None:
             return False
         try:
-            with self._write_lock:
-                port.write(data)
-            return True
-        except PortError as exc:
+            with self._write_lock, port.use() as raw:
+                written = raw.write(data)
+        except PortLost as exc:
             self._port_lost(port, f"write failed: {exc}")
             return False
+        if written is not None and written < len(data):  # a close aborted the write part-way
+            self._port_lost(port, f"write cut short after {written} of {len(data)} bytes")
+            return False
+        return True
 
-    def _port_lost(self, port: Port, reason: str) -> None:
+    def _port_lost(self, port: SharedPort, reason: str) -> None:
         with self._state:
             if self._port is not port:
                 return
             self._port = None
             self._handshaken = False
-        _close_quietly(port)
+        port.close()  # deferred until no other thread is inside it
         self._mark_down(reason)
 
     def _mark_down(self, reason: str) -> None:
@@ -400,8 +398,12 @@ class Link:
         except PortUnavailable:
             time.sleep(0.02)
             return
+        shared = SharedPort(port, self.url)
         with self._state:
-            self._port = port
+            if self._closed:
+                shared.close()
+                return
+            self._port = shared
             self._framer.reset()
             self.stats.reconnects += 1
             self._state.notify_all()
@@ -414,13 +416,12 @@ class Link:
                 self._reopen()
                 continue
             try:
-                data = port.read(port.in_waiting or 1)
-            except PortError as exc:
-                self._port_lost(port, f"read failed: {exc}")
-                continue
-            except (TypeError, AttributeError):  # closed underneath us
+                with port.use() as raw:
+                    data = raw.read(raw.in_waiting or 1)
+            except PortLost as exc:
                 if self._closed:
                     return
+                self._port_lost(port, f"read failed: {exc}")
                 continue
             now = time.monotonic()
             for frame in self._framer.feed(data, now):
@@ -481,8 +482,6 @@ class Link:
         assert self.heartbeat is not None
         while not self._closed:
             time.sleep(self.heartbeat / 5)
-            if self._closed:
-                return
             idle = time.monotonic() - self._last_exchange
             if self._handshaken and idle < self.heartbeat:
                 continue
@@ -491,21 +490,27 @@ class Link:
             try:
                 if self._closed:
                     return
-                if not self._handshaken:
-                    if self._port is not None:
-                        with contextlib.suppress(FirmwareBridgeError):
-                            self._handshake(new_session=False, deadline=time.monotonic() + self.heartbeat)
-                    continue
-                seq = self._next_seq()
-                reply = self._send_and_wait(encode_frame(Frame(type=_PING.type, seq=seq)), seq,
-                                            _PING.reply_type)
-                if reply is not None and _needs_hello(reply):
-                    self._handshaken = False
-                elif reply is None:
-                    self._missed += 1
-                    if self._missed >= self.missed_beats:
-                        self._mark_down(f"{self._missed} heartbeats missed")
-                else:
-                    self._missed = 0
+                self._beat()
+            except FirmwareBridgeError:
+                continue  # a bad reply or a closing link; the next beat or command will tell
             finally:
                 self._cmd_lock.release()
+
+    def _beat(self) -> None:
+        if not self._handshaken:
+            if self._port is not None:
+                assert self.heartbeat is not None
+                with contextlib.suppress(FirmwareBridgeError):
+                    self._handshake(new_session=False, deadline=time.monotonic() + self.heartbeat)
+            return
+        seq = self._next_seq()
+        reply = self._send_and_wait(encode_frame(Frame(type=_PING.type, seq=seq)), seq,
+                                    _PING.reply_type)
+        if reply is not None and _needs_hello(reply):
+            self._handshaken = False
+        elif reply is None:
+            self._missed += 1
+            if self._missed >= self.missed_beats:
+                self._mark_down(f"{self._missed} heartbeats missed")
+        else:
+            self._missed = 0

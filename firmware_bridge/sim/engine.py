@@ -8,7 +8,7 @@ Control commands (one text line each, answered with a JSON object)::
     stats                       device counters, injected faults, physical state
     events [FROM]               the device's event log from index FROM (boot_id, event_no, name, values)
     fault KIND [N]              queue N one-shot link faults (garbage bitflip drop duplicate split delay
-                                drop_in flip_in vanish)
+                                drop_in flip_in vanish vanish_write)
     chaos N [RATE] [K1,K2..]    inject N random link faults, each frame faulted with probability RATE
     vanish SECONDS              the port disappears and comes back after SECONDS
     reset [CAUSE]               reboot the device (new boot_id); CAUSE watchdog|brown_out|power_on

@@ -2,17 +2,20 @@
 
 Link faults act on whole outgoing frames (device → host) or on incoming chunks (host → device):
 
-==============  ===========================================================================
-``garbage``     random bytes (zeros included) before the frame
-``bitflip``     one bit of the frame flipped
-``drop``        the frame is never sent
-``duplicate``   the frame is sent twice
-``split``       the frame is sent in two pieces a few milliseconds apart
-``delay``       the line stalls 10-80 ms before the frame (everything after waits too)
-``drop_in``     a chunk from the host is lost
-``flip_in``     one bit of a chunk from the host is flipped
-``vanish``      the port disappears for a moment and comes back (handled by the runner)
-==============  ===========================================================================
+================  ===========================================================================
+``garbage``       random bytes (zeros included) before the frame
+``bitflip``       one bit of the frame flipped
+``drop``          the frame is never sent
+``duplicate``     the frame is sent twice
+``split``         the frame is sent in two pieces a few milliseconds apart
+``delay``         the line stalls 10-80 ms before the frame (everything after waits too)
+``drop_in``       a chunk from the host is lost
+``flip_in``       one bit of a chunk from the host is flipped
+``vanish``        the port disappears for a moment and comes back (handled by the runner)
+``vanish_write``  the port disappears while a frame from the host is arriving: the device keeps only the
+                  first bytes of the chunk (a command cut mid-frame, never executed) and the port is gone
+                  while the host is still writing and reading; it comes back a moment later
+================  ===========================================================================
 
 Device faults (``reset``, ``jam``, ``empty``, ``misread``, ``door``, ``home_fail``) are applied to the
 core directly by the runner's control channel.
@@ -25,11 +28,11 @@ from collections import Counter, deque
 from dataclasses import dataclass
 
 OUT_FAULTS = ("garbage", "bitflip", "drop", "duplicate", "split", "delay")
-IN_FAULTS = ("drop_in", "flip_in")
+IN_FAULTS = ("drop_in", "flip_in", "vanish_write")
 LINK_FAULTS = OUT_FAULTS + IN_FAULTS + ("vanish",)
 #: default chaos mix: cheap faults often, a vanishing port rarely
 CHAOS_WEIGHTS = {"garbage": 10, "bitflip": 10, "drop": 10, "duplicate": 10, "split": 10, "delay": 6,
-                 "drop_in": 6, "flip_in": 6, "vanish": 0.3}
+                 "drop_in": 6, "flip_in": 6, "vanish": 0.3, "vanish_write": 0.3}
 
 
 @dataclass
@@ -110,6 +113,9 @@ class FaultInjector:
         self.injected[kind] += 1
         if kind == "drop_in":
             return b""
+        if kind == "vanish_write":
+            self.vanish_requested = self.rng.uniform(0.05, 0.3)
+            return data[:self.rng.randrange(len(data))]
         out = bytearray(data)
         bit = self.rng.randrange(len(out) * 8)
         out[bit // 8] ^= 1 << (bit % 8)
