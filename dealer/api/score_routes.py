@@ -58,7 +58,8 @@ class BookIn(_Body):
 class GameIn(_Body):
     game: str = Field(min_length=1, max_length=40, examples=["hearts"])
     rules: dict[str, Any] = Field(default_factory=dict, examples=[{"target": 50}])
-    partnerships: dict[str, list[str]] | None = Field(None, examples=[{"we": ["ann", "cy"], "they": ["bob", "dee"]}])
+    partnerships: dict[str, list[str]] | None = Field(
+        None, examples=[{"we": ["ann", "cy"], "they": ["bob", "dee"]}])
     players: list[str] = Field(default_factory=list, description="only these players take part (default all)")
 
 

@@ -87,7 +87,8 @@ def test_cribbage_cards_counted_and_correction(client: TestClient) -> None:
     assert book["games"][0]["totals"]["bob"] == 29  # RULES C3: the 29 hand
     entry = book["games"][0]["entries"][0]["id"]
     book = post(client, f"/api/score/books/crib/entries/{entry}/correct", {
-        "data": {"player": "bob", "cards": "5H 5D 5S 10C", "starter": "5C"}, "reason": "it was a ten"})["book"]
+        "data": {"player": "bob", "cards": "5H 5D 5S 10C", "starter": "5C"},
+        "reason": "it was a ten"})["book"]
     assert book["games"][0]["totals"]["bob"] == 28  # RULES C3: pairs 12, ten+five 8, three fives 8
     book = post(client, "/api/score/books/crib/end", {"reason": "bedtime"})["book"]
     assert book["games"][0]["result"]["winners"] == ["bob"]
