@@ -156,10 +156,8 @@ class Link:
         self._outbox: queue.Queue[DeviceEvent | None] = queue.Queue()
         self._port = SharedPort(open_port(url, baudrate=baudrate), url)
         self._threads = [threading.Thread(target=self._read_loop, name="fb-reader", daemon=True),
-                         threading.Thread(target=self._dispatch_loop, name="fb-dispatch", daemon=True)]
-        if heartbeat:
-            self._threads.append(threading.Thread(target=self._heartbeat_loop, name="fb-heartbeat",
-                                                  daemon=True))
+                         threading.Thread(target=self._dispatch_loop, name="fb-dispatch", daemon=True),
+                         threading.Thread(target=self._heartbeat_loop, name="fb-heartbeat", daemon=True)]
         for thread in self._threads:
             thread.start()
         try:
@@ -479,11 +477,12 @@ class Link:
                     traceback.print_exc()
 
     def _heartbeat_loop(self) -> None:
-        assert self.heartbeat is not None
+        """PING when idle for ``heartbeat`` seconds; and, with or without a heartbeat, greet the device
+        again once the port is back, so its events are accepted even when no command follows."""
         while not self._closed:
-            time.sleep(self.heartbeat / 5)
+            time.sleep((self.heartbeat or 0.25) / 5)
             idle = time.monotonic() - self._last_exchange
-            if self._handshaken and idle < self.heartbeat:
+            if self._handshaken and (self.heartbeat is None or idle < self.heartbeat):
                 continue
             if not self._cmd_lock.acquire(blocking=False):
                 continue
@@ -499,9 +498,9 @@ class Link:
     def _beat(self) -> None:
         if not self._handshaken:
             if self._port is not None:
-                assert self.heartbeat is not None
+                wait = self.heartbeat or self.reply_timeout * (self.retries + 1)
                 with contextlib.suppress(FirmwareBridgeError):
-                    self._handshake(new_session=False, deadline=time.monotonic() + self.heartbeat)
+                    self._handshake(new_session=False, deadline=time.monotonic() + wait)
             return
         seq = self._next_seq()
         reply = self._send_and_wait(encode_frame(Frame(type=_PING.type, seq=seq)), seq,
