@@ -6,7 +6,15 @@
 from __future__ import annotations
 
 from firmware_bridge.protocol.frame import MAX_PAYLOAD, PROTOCOL_VERSION
-from firmware_bridge.protocol.layouts import Capability, DeviceKind, Status
+from firmware_bridge.protocol.layouts import (
+    HELLO_NEW_SESSION,
+    Capability,
+    DeviceKind,
+    DeviceState,
+    ResetCause,
+    Status,
+    StatusFlag,
+)
 from firmware_bridge.protocol.messages import SPECS
 
 _C_TYPES = {"u8": "uint8_t", "u16": "uint16_t", "u32": "uint32_t", "i32": "int32_t"}
@@ -16,9 +24,10 @@ def c_header() -> str:
     lines = [
         "/* Generated from firmware_bridge/protocol/layouts.py -- do not edit. */",
         "#pragma once", "#include <stdint.h>", "",
-        f"#define FB_PROTOCOL_VERSION {PROTOCOL_VERSION}", f"#define FB_MAX_PAYLOAD {MAX_PAYLOAD}", "",
+        f"#define FB_PROTOCOL_VERSION {PROTOCOL_VERSION}", f"#define FB_MAX_PAYLOAD {MAX_PAYLOAD}",
+        f"#define FB_HELLO_NEW_SESSION 0x{HELLO_NEW_SESSION:02X}", "",
     ]
-    for enum in (DeviceKind, Status, Capability):
+    for enum in (DeviceKind, Status, Capability, DeviceState, StatusFlag, ResetCause):
         for member in enum:
             lines.append(f"#define FB_{enum.__name__.upper()}_{member.name} 0x{int(member):04X}")
         lines.append("")
