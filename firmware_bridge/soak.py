@@ -8,15 +8,19 @@ The device keeps its own log of every event it generated and every command it ex
 * corrupted events   = deliveries whose content differs from the device's log
 * double-executed    = commands the device executed minus distinct commands the host issued and got
   an answer for (a retried SEQ is replayed from the cache, never executed again)
+* crashed            = exceptions that escaped a link thread, or a command, as anything other than a link
+  fault or a device refusal (the host would have lost its driver)
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import random
+import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import asdict
 from typing import Any
 
@@ -47,6 +51,22 @@ def _content(event: DeviceEvent) -> tuple[str, dict[str, Any]]:
     return _EVENT_NAMES[type(event).__name__], fields
 
 
+@contextlib.contextmanager
+def _thread_crashes(crashes: list[str]) -> Iterator[None]:
+    """Count every exception that escapes any thread while the soak runs."""
+    previous = threading.excepthook
+
+    def hook(args: threading.ExceptHookArgs) -> None:
+        name = args.thread.name if args.thread is not None else "?"
+        crashes.append(f"thread {name}: {args.exc_type.__name__}: {args.exc_value}")
+
+    threading.excepthook = hook
+    try:
+        yield
+    finally:
+        threading.excepthook = previous
+
+
 def run_soak(kind: str = "shoe", faults: int = 1000, *, seed: int | None = None, rate: float = 0.3,
              kinds: list[str] | None = None, reply_timeout: float = 0.04,
              progress: Callable[[int, int], None] | None = None,
@@ -56,8 +76,9 @@ def run_soak(kind: str = "shoe", faults: int = 1000, *, seed: int | None = None,
     issued: Counter[str] = Counter()  # commands answered by the device (OK or refused)
     unanswered: Counter[str] = Counter()
     received: list[DeviceEvent] = []
+    crashes: list[str] = []
     started = time.monotonic()
-    with start_simulator(kind, decks=8, seed=seed) as sim:
+    with _thread_crashes(crashes), start_simulator(kind, decks=8, seed=seed) as sim:
         device: Device
         opener = {"shoe": Shoe, "shuffler": Shuffler, "reels": ReelDisplay}[kind]
         device = opener(sim.port, reply_timeout=reply_timeout, retries=3, rehandshakes=6, heartbeat=0.25,
@@ -100,6 +121,8 @@ def run_soak(kind: str = "shoe", faults: int = 1000, *, seed: int | None = None,
                         call("spin", functools.partial(device.spin, stops))
                 except (DeviceError, LinkError):
                     pass
+                except Exception as exc:  # noqa: BLE001 - counted and reported: this is what we look for
+                    crashes.append(f"command: {type(exc).__name__}: {exc}")
                 operations += 1
                 if operations % 25 == 0:
                     injected = sim.stats()["faults"]["total"]
@@ -108,8 +131,9 @@ def run_soak(kind: str = "shoe", faults: int = 1000, *, seed: int | None = None,
             sim.chaos(0, 0.0)
             deadline = time.monotonic() + 5
             while time.monotonic() < deadline:  # let every queued event be delivered and acked
-                if device.status().pending_events == 0:
-                    break
+                with contextlib.suppress(DeviceError, LinkError):
+                    if device.status().pending_events == 0:
+                        break
                 time.sleep(0.05)
             time.sleep(0.1)
             link_stats = device.link.stats.to_dict()
@@ -146,6 +170,7 @@ def run_soak(kind: str = "shoe", faults: int = 1000, *, seed: int | None = None,
         "lost": sum(1 for key in device_events if key[1] not in delivered),
         "duplicated": sum(n - 1 for n in delivered.values()),
         "corrupted": corrupted,
+        "crashed": len(crashes), "crash_errors": crashes[:5],
         "device_replays": stats["device"]["replays"],
         "device_event_resends": stats["device"]["event_resends"],
         "reconnects": link_stats["reconnects"], "retries": link_stats["retries"],

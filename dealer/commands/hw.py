@@ -79,7 +79,7 @@ def soak(kind: Annotated[str, typer.Option(help="shoe, shuffler or reels")] = "s
             result = run_soak(kind, faults, seed=seed, rate=rate,
                               progress=lambda done, total: bar.update(task, completed=done))
     ok = result["lost"] == 0 and result["duplicated"] == 0 and result["double_executed"] == 0 \
-        and result["corrupted"] == 0
+        and result["corrupted"] == 0 and result["crashed"] == 0
     if json:
         print_json(result)
     else:
@@ -87,6 +87,6 @@ def soak(kind: Annotated[str, typer.Option(help="shoe, shuffler or reels")] = "s
                       f"{result['commands_sent']} commands, {result['events_received']}/"
                       f"{result['events_expected']} events; lost {result['lost']}, duplicated "
                       f"{result['duplicated']}, double-executed {result['double_executed']}, "
-                      f"reconnects {result['reconnects']}")
+                      f"crashed {result['crashed']}, reconnects {result['reconnects']}")
     if not ok:
         raise typer.Exit(1)
