@@ -123,7 +123,7 @@ def _read_toml(file: Path) -> dict[str, Any]:
         raise ConfigError(f"{file}: not valid TOML: {exc}") from None
 
 
-def _describe(exc: ValidationError, file: Path | None) -> str:
+def _describe(exc: ValidationError, file: Path | None, example: str = "config/dealer.toml") -> str:
     lines = []
     for error in exc.errors():
         key = ".".join(str(part) for part in error["loc"])
@@ -131,7 +131,100 @@ def _describe(exc: ValidationError, file: Path | None) -> str:
         where = (f"environment variable {env_name}" if env_name in os.environ
                  else str(file) if file is not None else "settings")
         if error["type"] == "extra_forbidden":
-            lines.append(f"{where}: unknown key '{key}' (check the spelling; see config/dealer.toml)")
+            lines.append(f"{where}: unknown key '{key}' (check the spelling; see {example})")
         else:
             lines.append(f"{where}: key '{key}': {error['msg']}, got {error.get('input')!r}")
     return "\n".join(lines)
+
+
+# ---- a casino night: several tables and a cage in one server --------------------------------------
+
+class CageSettings(_Section):
+    """The guest list and the cage: who is expected and what a buy-in usually is."""
+
+    name: str = Field("Casino night", min_length=1, max_length=80)
+    dir: Path = Path("var/night")  # each table's log is <dir>/<table id>.db, the cage's <dir>/cage.db
+    guests: tuple[str, ...] = ()  # named players created when the night first starts
+    buy_in: int = Field(500, ge=1)  # the usual buy-in, offered first on the control page
+    max_buy_in: int = Field(100_000, ge=1)  # a buy-in or rebuy above this is refused (a typo guard)
+    denominations: tuple[int, ...] = (1, 5, 25, 100, 500)
+
+
+class NightTableSettings(_Section):
+    """One table of the night. ``devices`` is ``sim``, ``none``, a shoe port / pyserial URL, or a
+    ``[tables.devices]`` table with one entry per device as in a single table's ``[devices]``."""
+
+    id: str = Field(min_length=1, max_length=32, pattern=r"^[a-z0-9][a-z0-9_-]*$")
+    name: str = Field("", max_length=64)
+    game: str = "blackjack"
+    rules: str = ""
+    mode: Literal["simulated", "live"] = "simulated"
+    autoplay: bool | None = None  # default: on for a simulated table; the seated players bet
+    seats: int = Field(7, ge=1, le=14)
+    pace_ms: int = Field(1200, ge=0, le=60_000)
+    shoe: ShoeSettings = ShoeSettings()
+    devices: str | DeviceSettings = "none"
+    camera: str | None = None  # shorthand for devices.camera
+
+    def device_settings(self) -> DeviceSettings:
+        if isinstance(self.devices, DeviceSettings):
+            base = self.devices
+        elif self.devices in ("sim", "none"):
+            base = DeviceSettings(shoe=self.devices, shuffler=self.devices, reels=self.devices, camera="none")
+        else:  # a port or a pyserial URL (rfc2217://pi-table2:4000, socket://host:port): the shoe
+            base = DeviceSettings(shoe=self.devices, shuffler="none", reels="none", camera="none")
+        return base if self.camera is None else base.model_copy(update={"camera": self.camera})
+
+
+class NightSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    server: ServerSettings = ServerSettings()
+    night: CageSettings = CageSettings()
+    tables: tuple[NightTableSettings, ...] = Field(min_length=1)
+
+    def table_settings(self, table: NightTableSettings) -> Settings:
+        """The settings of one table, as ``dealer serve`` would take them for a single table."""
+        section = TableSettings(name=table.id, game=table.game, rules=table.rules, mode=table.mode,
+                                db=self.night.dir / f"{table.id}.db", seats=table.seats,
+                                pace_ms=table.pace_ms)
+        return Settings.model_construct(server=self.server, table=section, shoe=table.shoe,
+                                        devices=table.device_settings())
+
+    @property
+    def cage_db(self) -> Path:
+        return self.night.dir / "cage.db"
+
+
+def is_night_file(path: str | Path) -> bool:
+    """A night file has ``[[tables]]`` (or a ``[night]`` section); anything else is one table."""
+    data = _read_toml(Path(path))
+    return "tables" in data or "night" in data
+
+
+def load_night(path: str | Path, **overrides: Any) -> NightSettings:
+    """Read a night file (see ``config/night.example.toml``); errors name the file and the key."""
+    file = Path(path)
+    data = _read_toml(file)
+    for section, values in overrides.items():
+        data.setdefault(section, {}).update(values)
+    if "tables" not in data:
+        raise ConfigError(f"{file}: a night needs at least one [[tables]] entry (id, game, devices...)")
+    try:
+        night = NightSettings(**data)
+    except ValidationError as exc:
+        raise ConfigError(_describe(exc, file, "config/night.example.toml")) from None
+    ids = [t.id for t in night.tables]
+    twice = sorted({i for i in ids if ids.count(i) > 1})
+    if twice:
+        raise ConfigError(f"{file}: key 'tables.id': every table needs its own id, "
+                          f"{', '.join(repr(i) for i in twice)} is used twice")
+    for i, table in enumerate(night.tables):
+        if table.shoe.cut_min > table.shoe.cut_max:
+            raise ConfigError(f"{file}: key 'tables.{i}.shoe.cut_min' ({table.shoe.cut_min}) must not "
+                              f"exceed 'tables.{i}.shoe.cut_max' ({table.shoe.cut_max})")
+    bad = [d for d in night.night.denominations if d < 1]
+    if bad:
+        raise ConfigError(f"{file}: key 'night.denominations': expected whole chip values of 1 or more, "
+                          f"got {bad}")
+    return night

@@ -1,4 +1,4 @@
-"""``create_app()``: the FastAPI application; its lifespan owns the table host and its devices."""
+"""``create_app()``: the FastAPI application; its lifespan owns the tables, their devices and the cage."""
 
 from __future__ import annotations
 
@@ -9,32 +9,44 @@ from fastapi import FastAPI, Request, Response
 from starlette.concurrency import run_in_threadpool
 
 from dealer import __version__
-from dealer.api import display, metrics, routes, score_routes, stream
+from dealer.api import display, metrics, night_routes, routes, score_routes, stream
 from dealer.api.errors import install_error_handlers
 from dealer.table.host import TableHost
+from dealer.table.night import Night
 
-HostFactory = Callable[[], TableHost]
+HostFactory = Callable[[], TableHost | Night]
 
 
 def create_app(host_factory: HostFactory) -> FastAPI:
-    """Build the app. ``host_factory`` opens the table when the app starts; it stops at exit."""
+    """Build the app. ``host_factory`` opens the table (or a whole night of tables) when the app
+    starts; everything stops at exit. A lone table becomes a night of one table."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        host = await run_in_threadpool(host_factory)
-        host.metrics = metrics.TableMetrics()
-        app.state.host = host
-        await run_in_threadpool(host.start)
+        opened = await run_in_threadpool(host_factory)
+        try:
+            night = opened if isinstance(opened, Night) else await run_in_threadpool(Night.around, opened)
+        except BaseException:
+            if isinstance(opened, TableHost):
+                await run_in_threadpool(opened.stop)
+            raise
+        registry = metrics.TableMetrics()
+        for table in night.tables.values():
+            table.host.metrics = registry
+        app.state.night = night
+        app.state.host = night.default
+        await run_in_threadpool(night.start)
         try:
             yield
         finally:
-            await run_in_threadpool(host.stop)
+            await run_in_threadpool(night.stop)
 
     app = FastAPI(title="dealer-assistant", version=__version__, lifespan=lifespan,
-                  description="Local API of one card table: state, game control, cards, devices, "
-                              "event stream. No route exposes an undealt card.")
+                  description="Local API of a casino night: its tables (state, game control, cards, "
+                              "devices, event streams), players and the cage. The single-table routes "
+                              "serve the first table. No route exposes an undealt card.")
     install_error_handlers(app)
-    for module in (routes, stream, metrics, display, score_routes):
+    for module in (routes, night_routes, stream, metrics, display, score_routes):
         app.include_router(module.router)
 
     @app.middleware("http")

@@ -5,18 +5,35 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated
 
-from fastapi import Depends, HTTPException, Request, WebSocket
+from fastapi import Depends, HTTPException, Path, Request, WebSocket
 
 from dealer.table import Role
 from dealer.table.host import TableHost
+from dealer.table.night import Night
 
 
 def get_host(request: Request) -> TableHost:
+    """The default (first) table: the one the single-table routes serve."""
     host: TableHost = request.app.state.host
     return host
 
 
+def get_night(request: Request) -> Night:
+    night: Night = request.app.state.night
+    return night
+
+
+TableId = Annotated[str, Path(min_length=1, max_length=32, description="a table's id from GET /api/tables")]
+
+
+def get_table_host(request: Request, table_id: TableId) -> TableHost:
+    night: Night = request.app.state.night
+    return night.host(table_id)
+
+
 HostDep = Annotated[TableHost, Depends(get_host)]
+NightDep = Annotated[Night, Depends(get_night)]
+TableHostDep = Annotated[TableHost, Depends(get_table_host)]
 
 
 def token_from(request: Request | WebSocket) -> str | None:

@@ -15,9 +15,11 @@ from dealer.core.errors import (
     UnknownOperation,
 )
 from dealer.table import StoreError
+from dealer.table.cage import UnknownName
 
 _STATUS: list[tuple[type[BaseException], int]] = [
     (PermissionError, 403),
+    (UnknownName, 404),
     (CardCodeError, 422),
     (MoneyError, 422),
     (UnknownOperation, 404),

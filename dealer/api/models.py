@@ -49,3 +49,23 @@ class TokenIn(_Body):
 
 class DeviceCommandIn(_Body):
     args: dict[str, Any] = Field(default_factory=dict)
+
+
+class GameChangeIn(_Body):
+    game: str = Field(min_length=1, max_length=64, examples=["baccarat"])
+    rules: str = Field("", max_length=200, description="house rules of the new game (see docs/games/)")
+    end_shoe: bool = Field(False, description="close the current shoe early (between rounds)")
+
+
+class PlayerIn(_Body):
+    name: str = Field(min_length=1, max_length=40, examples=["Ann"])
+
+
+class ChipsIn(_Body):
+    amount: int = Field(ge=1, le=10_000_000, examples=[500])
+
+
+class SeatIn(_Body):
+    player_id: str = Field(min_length=1, max_length=16, examples=["p1"])
+    seat: int = Field(ge=1, le=14)
+    chips: int = Field(ge=1, le=10_000_000, examples=[300])

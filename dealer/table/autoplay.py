@@ -25,14 +25,15 @@ from dealer.core.games.base import Step
 from dealer.core.operations import Operation
 from dealer.core.rng import Rng
 from dealer.core.shoe import ShoeMode
-from dealer.core.table_state import DealCard, LoadShoe, ShuffleShoe
+from dealer.core.table_state import DealCard, LoadShoe, ShuffleShoe, TransferChips
 from dealer.table.games import GameEntry, find_entry
-from dealer.table.players import BETTORS
+from dealer.table.players import BETTORS, SEATED, Players, Seating
 from dealer.table.runtime import Table
 
 
-def next_operation(table: Table, rng: Rng | None = None, players: int = 3) -> Operation | None:
-    """The operation simulated play performs next, or None when it must wait."""
+def next_operation(table: Table, rng: Rng | None = None, players: Players = 3) -> Operation | None:
+    """The operation simulated play performs next, or None when it must wait. ``players`` is a
+    number of simulated seats, or a :class:`~dealer.table.players.Seating` (a night's players)."""
     game = table.game
     if game is None or table.paused:
         return None
@@ -80,18 +81,24 @@ def _shoe_for_the_round(table: Table, entry: GameEntry, game: Any, rng: Rng) -> 
     return None
 
 
-def _bettor(table: Table, game: Any, players: int, rng: Rng) -> Operation | None:
-    bettor = BETTORS.get(table.game_name or "")
-    if bettor is None and (table.game_name or "").startswith("scorebook:"):
+def _bettor(table: Table, game: Any, players: Players, rng: Rng) -> Operation | None:
+    name = table.game_name or ""
+    bettor = BETTORS.get(name)
+    if bettor is None and name.startswith("scorebook:"):
         bettor = BETTORS.get("scorebook")
     if bettor is None:
         return None
     module = importlib.import_module(type(game).__module__)
-    return bettor(module, table.state, game, players, rng)
+    seating = players if isinstance(players, Seating) else None
+    given: Any = players if seating is None or name in SEATED else max(seating.seats, default=0)
+    op = bettor(module, table.state, game, given, rng)
+    if seating is not None and not seating.buy_in and isinstance(op, TransferChips) and op.source == "cage":
+        return None  # chips come to a night's table only with a player who sits down
+    return op
 
 
 def _own_count_operation(table: Table, entry: GameEntry, game: Any, rng: Rng,
-                         players: int) -> Operation | None:
+                         players: Players) -> Operation | None:
     assert entry.cards_seen is not None
     shoe = table.state.shoe
     if shoe is None or shoe.mode is not ShoeMode.KNOWN:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,27 +21,39 @@ from dealer.core.errors import DealerError, IllegalOperation
 from dealer.core.games.base import Step
 from dealer.core.operations import Operation, operation_from_payload
 from dealer.core.rng import Rng
-from dealer.core.shoe import ShoeMode
+from dealer.core.shoe import BurnRule, CutRule, ShoeMode
 from dealer.core.table_state import (
     DealCard,
     DisputeCard,
     LoadShoe,
     ObserveShoe,
+    PauseTable,
     ResolveDispute,
     ResumeTable,
     ShuffleShoe,
 )
 from dealer.store import Record, Role, TokenInfo, TokenStore, load_operation_modules
 from dealer.table.autoplay import next_operation
-from dealer.table.games import find_entry, game_entry
+from dealer.table.games import find_entry, game_entry, open_game
 from dealer.table.intake import CardIntake, Decision, Verdict
+from dealer.table.players import Seating
 from dealer.table.runtime import Table
+from dealer.table.setup import GAME_CHANGE, GAME_SOURCE, burn_after_shuffle, logged_game
 
 log = logging.getLogger(__name__)
 
 # Operation kinds a dealer may submit through the API; anything else needs an admin.
 ADMIN_ONLY_KINDS = ("chips.", "shoe.load", "shoe.observe", "table.void")
 CARD_WAIT = 5.0  # seconds simulated play waits for a dealt card to come back from the devices
+# accounts that hold no bet: the cage, the house, the seats, slot machines' credits and their pools
+NOT_IN_PLAY = ("cage", "house", "seat-", "slot:", "progressive:")
+BETWEEN_ROUNDS = (Step.BET, Step.SHUFFLE, Step.DONE)
+
+
+def chips_in_play(state: Any) -> int:
+    """Chips on the layout (bets, stakes) right now: 0 between rounds."""
+    return sum(amount for account, amount in state.ledger.balances().items()
+               if not account.startswith(NOT_IN_PLAY))
 
 
 @dataclass
@@ -54,6 +67,11 @@ class TableHost:
     metrics: Any = None  # the API's metrics registry, set by create_app
     intake: CardIntake = field(default_factory=CardIntake)
     rng: Rng = field(default_factory=Rng.system)
+    # a casino night says which seats play (its seated players); None: simulated seats 1-3
+    seating: Callable[[], Seating | None] | None = None
+    autoplay_on_start: bool | None = None  # None: on for a simulated table
+    before_step: Callable[[], None] | None = None  # a night's seat changes wait for a round's end here
+    _step_lock: threading.RLock = field(default_factory=threading.RLock)
     _stop: threading.Event = field(default_factory=threading.Event)
     _thread: threading.Thread | None = None
     _card_lock: threading.Lock = field(default_factory=threading.Lock)
@@ -137,7 +155,8 @@ class TableHost:
         self._stop.clear()
         if self.camera is not None:
             self.camera.start()
-        self.autoplay = self.settings.table.mode == "simulated"
+        self.autoplay = (self.settings.table.mode == "simulated" if self.autoplay_on_start is None
+                         else self.autoplay_on_start)
         self._thread = threading.Thread(target=self._run, name="autoplay", daemon=True)
         self._thread.start()
 
@@ -174,8 +193,19 @@ class TableHost:
                     self._stop.wait(1.0)
             self._stop.wait(pace if acted else max(pace, 0.05))
 
+    @property
+    def step_lock(self) -> threading.RLock:
+        """Held for each step of simulated play: hold it to change seats between two steps."""
+        return self._step_lock
+
     def step(self) -> bool:
         """One step of simulated play; False when there is nothing to do right now."""
+        with self._step_lock:
+            return self._step()
+
+    def _step(self) -> bool:
+        if self.before_step is not None:
+            self.before_step()
         prompt = self.table.prompt()
         device = None if self.hardware is None else self.hardware.shoe
         if prompt is None or self.table.paused:
@@ -195,7 +225,8 @@ class TableHost:
                 shoe is None or not shoe.is_shuffled or shoe.cards_out):
             self._shuffle_device_shoe()
             return True  # a game that deals itself anew (faro...) answers the fresh shoe next step
-        op = next_operation(self.table, self.rng)
+        seating = None if self.seating is None else self.seating()
+        op = next_operation(self.table, self.rng, 3 if seating is None else seating)
         if op is None:
             return False
         self.table.submit(op)
@@ -207,6 +238,62 @@ class TableHost:
         self.table.submit(ShuffleShoe(cut_behind=cut))
         assert self.hardware is not None and self.hardware.shoe is not None
         self.hardware.shoe.load(shoe.rules.decks, cut_from_bottom=cut)
+
+    # ---- another game between shoes -------------------------------------------------------------
+    def change_game(self, game: str, rules: str = "", *, end_shoe: bool = False) -> Record:
+        """Play ``game`` from now on. Between rounds only, and between shoes unless ``end_shoe``
+        closes the current shoe early; logged as a pause of the table while the game changes."""
+        entry = game_entry(game)  # an unknown game is refused with the list of games
+        with self._step_lock, self.table.lock:
+            old = self.table.game_name or "none"
+            if game == old:
+                raise IllegalOperation(f"{self.table.name} already plays {game}")
+            self.verify_between_shoes(end_shoe=end_shoe)
+            entry.opening(rules, game)  # a bad house-rules spec is refused before anything is logged
+            record = self.table.submit(PauseTable(GAME_SOURCE, f"{GAME_CHANGE}{old} -> {game}"))
+            self.finish_game_change(rules)
+            return record
+
+    def verify_between_shoes(self, *, end_shoe: bool = False) -> None:
+        game, state = self.table.game, self.table.state
+        if game is None:
+            return
+        in_play = chips_in_play(state)
+        if in_play:
+            raise IllegalOperation(f"a round is in play at {self.table.name} ({in_play} chips on the "
+                                   "layout): change the game between rounds")
+        prompt = game.prompt()
+        if prompt.step not in BETWEEN_ROUNDS:
+            raise IllegalOperation(f"a round is in play at {self.table.name} (it waits for "
+                                   f"{prompt.step.value}): change the game between rounds")
+        shoe = state.shoe
+        if shoe is not None and shoe.dealt and prompt.step is not Step.SHUFFLE and not end_shoe:
+            raise IllegalOperation(f"the shoe at {self.table.name} is under way ({len(shoe.dealt)} cards "
+                                   "dealt): change the game when it is finished, or end it now (end_shoe)")
+
+    def finish_game_change(self, rules: str = "") -> None:
+        """Open the logged new game, load it a fresh shoe and resume (also after a crash mid-change)."""
+        with self._step_lock, self.table.lock:
+            name = logged_game(self.table.store) or self.table.game_name or "none"
+            self.table.switch_game(name)
+            open_game(self.table, name, rules)
+            self._fresh_shoe()
+            if GAME_SOURCE in self.table.state.paused:
+                self.table.submit(ResumeTable(GAME_SOURCE))
+
+    def _fresh_shoe(self) -> None:
+        config = self.settings.shoe
+        device = self.hardware is not None and self.hardware.shoe is not None
+        mode = ShoeMode.KNOWN if self.settings.table.mode == "simulated" and not device else ShoeMode.OBSERVED
+        self.table.submit(LoadShoe(decks=config.decks, pack=config.pack, cut_min=config.cut_min,
+                                   cut_max=config.cut_max, burn=BurnRule(config.burn), mode=mode))
+        if device:
+            self._load_game_shoe()
+            self._shuffle_device_shoe()
+        elif mode is ShoeMode.KNOWN:
+            cut = CutRule(config.cut_min, config.cut_max).choose(self.rng)
+            self.table.submit(ShuffleShoe(cut_behind=cut))
+            burn_after_shuffle(self.table)
 
     # ---- cards from the devices ------------------------------------------------------------------
     def _device_operation(self, op: Operation) -> None:

@@ -9,6 +9,7 @@ is asked whenever the game has nothing automatic to do, and returns the next thi
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from dealer.core.cards import Rank
@@ -19,11 +20,39 @@ from dealer.core.table_state import TableState, TransferChips
 
 BUY_IN = 500
 TOP_UP = 20  # pot-game seats buy in again below this, so an ante never finds them empty
-Bettor = Callable[[Any, TableState, Any, int, Rng], Operation | None]
 
 
-def _buy_in_or(table: TableState, account: str, needed: int, then: Operation) -> Operation:
+@dataclass(frozen=True)
+class Seating:
+    """Which seats play. A lone simulated table plays seats 1..n and they fetch chips from the cage
+    when short; at a casino night only the seats with a named player play, with the chips they
+    brought (``buy_in=False``): a seat that cannot cover a bet sits the round out."""
+
+    seats: tuple[int, ...]
+    buy_in: bool = True
+
+    @classmethod
+    def of(cls, players: int | Seating) -> Seating:
+        return players if isinstance(players, Seating) else cls(tuple(range(1, players + 1)))
+
+    def numbers(self, most: int | None = None) -> list[int]:
+        return sorted(s for s in self.seats if most is None or s <= most)
+
+
+Players = int | Seating
+Bettor = Callable[[Any, TableState, Any, Any, Rng], Operation | None]
+# bettors that take a Seating (the others are given a seat count and never play at a night table)
+SEATED = frozenset({"blackjack", "baccarat", "faro", "trente-et-quarante", "red-dog", "pai-gow", "slots",
+                    "caribbean-stud", "let-it-ride", "pusoy"})
+
+
+def _buy_in_or(table: TableState, account: str, needed: int, then: Operation,
+               seating: Seating | None = None) -> Operation | None:
+    """``then`` when ``account`` holds ``needed`` chips; else a buy-in, or None (sit this one out)
+    where players bring their own chips."""
     if table.ledger.balance(account) < needed:
+        if seating is not None and not seating.buy_in:
+            return None
         return TransferChips("cage", account, max(BUY_IN, needed), "simulated player buys in")
     return then
 
@@ -33,22 +62,24 @@ def _stake(rng: Rng, minimum: int, maximum: int | None = None) -> int:
     return amount if maximum is None else min(amount, maximum)
 
 
-def blackjack_bettor(module: Any, table: TableState, game: Any, players: int, rng: Rng) -> Operation | None:
+def blackjack_bettor(module: Any, table: TableState, game: Any, players: Players,
+                     rng: Rng) -> Operation | None:
     if game.prompt().step is not Step.BET:
         return None
     rules = game.rules
-    for seat in range(1, min(players, rules.seats) + 1):
+    seating = Seating.of(players)
+    for seat in seating.numbers(rules.seats):
         current = game.seats.get(seat)
         if current is not None and current.bet:
             continue
         amount = min(rules.max_bet, rules.min_bet * rng.choice((1, 1, 2, 5)))
-        op = _buy_in_or(table, f"seat-{seat}", amount, module.PlaceBet(seat, amount))
-        if isinstance(op, TransferChips) or game.can_bet(seat, amount):
+        op = _buy_in_or(table, f"seat-{seat}", amount, module.PlaceBet(seat, amount), seating)
+        if op is not None and (isinstance(op, TransferChips) or game.can_bet(seat, amount)):
             return op
     return module.StartRound() if game.can_start() else None
 
 
-def faro_bettor(module: Any, table: TableState, game: Any, players: int, rng: Rng) -> Operation | None:
+def faro_bettor(module: Any, table: TableState, game: Any, players: Players, rng: Rng) -> Operation | None:
     """Between turns each seat keeps one bet on the layout: a live rank, now and then coppered;
     with three cards left the first seat calls the turn."""
     if not game.betting_open:
@@ -56,7 +87,8 @@ def faro_bettor(module: Any, table: TableState, game: Any, players: int, rng: Rn
     live = [rank for rank in Rank if game.casekeeper.left(rank) > 0]
     if not live:
         return None
-    for i in range(1, players + 1):
+    seating = Seating.of(players)
+    for i in seating.numbers():
         seat = f"seat-{i}"
         if any(s == seat for (s, _, _) in game.bets):
             continue
@@ -64,41 +96,50 @@ def faro_bettor(module: Any, table: TableState, game: Any, players: int, rng: Rn
         amount = _stake(rng, max(game.rules.min_bet, 1), game.rules.max_bet)
         if not game.can_bet(seat, rank, amount, coppered):
             continue
-        return _buy_in_or(table, seat, amount, module.PlaceBet(seat, rank.code, amount, coppered))
-    if game.call_offered() and not game.calls:
+        op = _buy_in_or(table, seat, amount, module.PlaceBet(seat, rank.code, amount, coppered), seating)
+        if op is not None:
+            return op
+    if game.call_offered() and not game.calls and seating.seats:
+        caller = f"seat-{seating.numbers()[0]}"
         left = [rank for rank in Rank for _ in range(game.casekeeper.left(rank))]
         order = rng.shuffled(left)
         amount = max(game.rules.min_bet, 1)
-        return _buy_in_or(table, "seat-1", amount,
-                          module.CallTheTurn("seat-1", tuple(r.code for r in order), amount))
+        return _buy_in_or(table, caller, amount,
+                          module.CallTheTurn(caller, tuple(r.code for r in order), amount), seating)
     return None
 
 
-def tq_bettor(module: Any, table: TableState, game: Any, players: int, rng: Rng) -> Operation | None:
+def tq_bettor(module: Any, table: TableState, game: Any, players: Players, rng: Rng) -> Operation | None:
     """Before each coup every seat puts one bet on rouge, noir, couleur or inverse."""
     if not game.betting_open:
         return None
-    for i in range(1, players + 1):
+    seating = Seating.of(players)
+    for i in seating.numbers():
         seat = f"seat-{i}"
         if any(s == seat for (s, _) in game.bets):
             continue
         amount = _stake(rng, max(game.rules.min_bet, 1), game.rules.max_bet)
         bet = rng.choice(("rouge", "noir", "couleur", "inverse"))
-        return _buy_in_or(table, seat, amount, module.PlaceTqBet(seat, bet, amount))
+        op = _buy_in_or(table, seat, amount, module.PlaceTqBet(seat, bet, amount), seating)
+        if op is not None:
+            return op
     return None
 
 
-def red_dog_bettor(module: Any, table: TableState, game: Any, players: int, rng: Rng) -> Operation | None:
+def red_dog_bettor(module: Any, table: TableState, game: Any, players: Players, rng: Rng) -> Operation | None:
     """Every seat bets before the two cards; the raise is the game's own (optimal) decision."""
     if game.cards:
         return None
-    for i in range(1, players + 1):
+    seating = Seating.of(players)
+    for i in seating.numbers():
         seat = f"seat-{i}"
         if seat in game.bets:
             continue
         amount = _stake(rng, max(game.rules.min_bet, 1), game.rules.max_bet)
         # room for the raise as well: a raise may double the bet
-        return _buy_in_or(table, seat, 2 * amount, module.RedDogBet(seat, amount))
+        op = _buy_in_or(table, seat, 2 * amount, module.RedDogBet(seat, amount), seating)
+        if op is not None:
+            return op
     return None
 
 
@@ -181,42 +222,55 @@ BETTORS: dict[str, Bettor] = {
 }
 
 
-def pai_gow_bettor(module: Any, table: TableState, game: Any, players: int, rng: Rng) -> Operation | None:
+def pai_gow_bettor(module: Any, table: TableState, game: Any, players: Players,
+                   rng: Rng) -> Operation | None:
     """Each seat bets before the dice (RULES A8); the game throws the dice once they have."""
     if game.phase.value != "betting" or game.dice is not None or game.cards_dealt:
         return None
-    for i in range(1, min(players, 6) + 1):
+    seating = Seating.of(players)
+    for i in seating.numbers(6):
         seat = f"seat-{i}"
         if seat in game.bets or seat == game.banker:
             continue
         # at least 20 chips: a smaller winning bet pays nothing after the rounded-up commission
         amount = _stake(rng, max(game.rules.min_bet, 20), game.rules.max_bet)
-        return _buy_in_or(table, seat, amount, module.PlaceBet(seat, amount))
+        op = _buy_in_or(table, seat, amount, module.PlaceBet(seat, amount), seating)
+        if op is not None:
+            return op
     return None
 
 
 SLOT_PLAYER = "seat-{}"
 
 
-def slots_bettor(module: Any, table: TableState, game: Any, players: int, rng: Rng) -> Operation | None:
-    """One player per machine: credits in when they run low, then a full-coin paid spin."""
+def slots_bettor(module: Any, table: TableState, game: Any, players: Players, rng: Rng) -> Operation | None:
+    """One player per machine (seat n plays the n-th machine): credits in when they run low, then
+    a full-coin paid spin. A night's player feeds the machine from the chips they brought."""
+    seating = Seating.of(players)
+    playing = set(seating.seats)
+    ready = []
     for i, (name, machine) in enumerate(sorted(game.machines.items()), 1):
-        if machine.pending() is not None or machine.pick_pending():
+        if i not in playing or machine.pending() is not None or machine.pick_pending():
             continue
         seat = SLOT_PLAYER.format(i)
         coins = machine.title.max_bet
         if machine.meters["credits"] < coins:
             cents = 20 * coins * machine.denomination
-            return _buy_in_or(table, seat, cents, module.InsertCredits(name, seat, cents))
-    machines = sorted(game.machines)
-    if not machines:
+            if not seating.buy_in:  # what the player has, in whole credits
+                cents = min(cents, table.ledger.balance(seat) // machine.denomination * machine.denomination)
+                if cents < coins * machine.denomination:
+                    continue
+            op = _buy_in_or(table, seat, cents, module.InsertCredits(name, seat, cents), seating)
+            if op is not None:
+                return op
+            continue
+        ready.append(name)
+    if not ready:
         return None
-    name = rng.choice(machines)
+    name = rng.choice(ready)
     machine = game.machines[name]
-    if machine.pending() is not None or machine.pick_pending():
-        return None
-    op: Operation = module.spin_operation(game, name, machine.title.max_bet, rng)
-    return op
+    spin: Operation = module.spin_operation(game, name, machine.title.max_bet, rng)
+    return spin
 
 
 BETTORS["pai-gow"] = pai_gow_bettor
@@ -225,15 +279,18 @@ BETTORS["slots"] = slots_bettor
 
 def _stud_bettor(bet: str, deal: str, verify: str, placed: str, minimum: str, cover: int) -> Bettor:
     """Seats post their bets (buying in to ``cover`` times the stake), then the dealer deals."""
-    def bettor(module: Any, table: TableState, game: Any, players: int, rng: Rng) -> Operation | None:
+    def bettor(module: Any, table: TableState, game: Any, players: Players, rng: Rng) -> Operation | None:
         if game.prompt().step is not Step.BET:
             return None
-        for seat in range(1, players + 1):
+        seating = Seating.of(players)
+        for seat in seating.numbers():
             if seat in getattr(game, placed):
                 continue
             amount = _stake(rng, max(getattr(game.rules, minimum), 5))
             account = f"seat-{seat}"
             if table.ledger.balance(account) < cover * amount:
+                if not seating.buy_in:
+                    continue
                 return TransferChips("cage", account, max(BUY_IN, cover * amount), "simulated player buys in")
             try:
                 getattr(game, verify)(seat, amount)
@@ -260,17 +317,21 @@ BETTORS["let-it-ride"] = _stud_bettor("LetItRideBet", "LetItRideDeal", "verify_b
 BETTORS["pusoy"] = _stud_bettor("PusoyBet", "PusoyDeal", "verify_bet", "hands", "min_bet", 2)
 
 
-def baccarat_bettor(module: Any, table: TableState, game: Any, players: int, rng: Rng) -> Operation | None:
+def baccarat_bettor(module: Any, table: TableState, game: Any, players: Players,
+                    rng: Rng) -> Operation | None:
     """Each seat backs Banker or Player (now and then the Tie), then the coup is dealt."""
     if game.prompt().step is not Step.BET:
         return None
-    for seat in range(1, min(players, game.rules.seats) + 1):
+    seating = Seating.of(players)
+    for seat in seating.numbers(game.rules.seats):
         if any(b.seat == seat for b in game.bets):
             continue
         side = module.Side(rng.choice(("banker", "banker", "player", "player", "tie")))
         amount = _stake(rng, max(game.rules.min_bet, 5), game.rules.max_bet)
         account = f"seat-{seat}"
         if table.ledger.balance(account) - game.owed(seat) < amount:
+            if not seating.buy_in:
+                continue
             return TransferChips("cage", account, BUY_IN, "simulated player buys in")
         return module.BaccaratBet(seat, side, amount)
     return module.StartCoup() if game.can_start() else None

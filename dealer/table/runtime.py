@@ -68,6 +68,8 @@ class Table:
         self.hub = hub or EventHub()
         self._lock = threading.RLock()
         self._listeners: list[Listener] = []
+        # what a casino night adds to the public state (who sits where), read under the table's lock
+        self.extras: Callable[[TableState], dict[str, Any]] | None = None
         self.state, self._recall = self._rebuild()
 
     @classmethod
@@ -76,6 +78,11 @@ class Table:
 
     def close(self) -> None:
         self.store.close()
+
+    @property
+    def lock(self) -> threading.RLock:
+        """Held while a change is verified, logged and applied; hold it to make several one."""
+        return self._lock
 
     # ---- state ---------------------------------------------------------------------------------
     def _rebuild(self, skip: set[int] | None = None,
@@ -101,6 +108,12 @@ class Table:
     def prompt(self) -> Prompt | None:
         game = self.game
         return None if game is None else game.prompt()
+
+    def switch_game(self, name: str | None) -> None:
+        """The table now plays ``name`` (its opening is logged by the caller); recall starts afresh."""
+        with self._lock:
+            self.game_name = name
+            self._recall = RoundRecall(name)
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         self._listeners.append(listener)
@@ -160,8 +173,10 @@ class Table:
         """What any viewer may see: never an undealt card."""
         with self._lock:
             prompt = self.prompt()
+            extras = {} if self.extras is None else self.extras(self.state)
             return {"table": self.name, "game": self.game_name, "seq": self.store.last_seq,
-                    "prompt": None if prompt is None else prompt.to_json(), **self.state.to_json(public=True)}
+                    "prompt": None if prompt is None else prompt.to_json(), **self.state.to_json(public=True),
+                    **extras}
 
     @property
     def paused(self) -> bool:

@@ -6,12 +6,29 @@ from dealer.config import Settings
 from dealer.core.rng import Rng
 from dealer.core.shoe import BurnRule, CutRule, ShoeMode
 from dealer.core.table_state import LoadShoe, ObserveShoe, ShuffleShoe
+from dealer.store import EventStore
 from dealer.table.games import open_game
 from dealer.table.runtime import Table
 
+GAME_SOURCE = "game"  # a change of game pauses the table with this source while it happens
+GAME_CHANGE = "game change: "  # the pause's reason: "game change: blackjack -> baccarat"
+
+
+def logged_game(store: EventStore) -> str | None:
+    """The game the table's log last changed to (None: the configured game, never changed)."""
+    game = None
+    for record in store.records():
+        if record.kind == "table.pause" and record.data.get("source") == GAME_SOURCE:
+            reason = str(record.data.get("reason", ""))
+            if reason.startswith(GAME_CHANGE) and " -> " in reason:
+                game = reason.rsplit(" -> ", 1)[1].strip()
+    return game
+
 
 def open_table(settings: Settings) -> Table:
-    table = Table.open(settings.table.name, settings.table.db, game=settings.table.game)
+    store = EventStore.open(settings.table.db)
+    game = logged_game(store) or settings.table.game
+    table = Table(settings.table.name, store, game=game)
     ensure_game(table, settings)
     ensure_shoe(table, settings)
     shoe = table.state.shoe
@@ -23,7 +40,8 @@ def open_table(settings: Settings) -> Table:
 def ensure_game(table: Table, settings: Settings) -> None:
     """Open the configured game unless the log already has it running (every opening operation:
     buy-ins for games with antes, the book before a scored game, each slot machine)."""
-    open_game(table, settings.table.game, settings.table.rules)
+    game = table.game_name or "none"
+    open_game(table, game, settings.table.rules if game == settings.table.game else "")
 
 
 def ensure_shoe(table: Table, settings: Settings, rng: Rng | None = None) -> None:
