@@ -4,7 +4,6 @@
 "use strict";
 
 function entries(obj) { return Array.isArray(obj) ? obj.map((v, i) => [String(i + 1), v]) : Object.entries(obj || {}); }
-function signed(n) { return n > 0 ? `+${n}` : String(n); }
 function title(text) { return el("h3", { class: "view-title", text }); }
 function stat(label, value, attrs = {}) {
   return el("div", { class: "stat", ...attrs }, el("span", { class: "stat-label", text: label }), el("span", { class: "stat-value", text: String(value ?? "–") }));
@@ -25,39 +24,63 @@ function grid(headers, rows, attrs = {}) {
   return t;
 }
 
-// ---- blackjack: the dealer's hand, every seat's hands, the last round ------------------------------
+// ---- blackjack: the dealer on top, the seats on an arc with bets, hands and results ----------------
+const RESULT_WORDS = { win: "WIN", blackjack: "BLACKJACK", lose: "LOSE", push: "PUSH", surrender: "SURRENDER", bust: "BUST" };
+function seatArc(count) {  // x, y (percent of the table box) for seats 1..count, seat 1 on the right (first base)
+  return Array.from({ length: count }, (_, i) => {
+    const t = count === 1 ? 0.5 : 1 - i / (count - 1);
+    return { x: 3 + t * 81, y: 30 + 24 * (1 - Math.pow(2 * t - 1, 2)) };
+  });
+}
 GAME_VIEWS.blackjack = (g, state) => {
-  const wrap = el("div", { class: "blackjack", "data-round": g.round ?? "", "data-phase": g.phase ?? "" });
+  const wrap = el("div", { class: "blackjack felt-table", "data-round": g.round ?? "", "data-phase": g.phase ?? "" });
   const dealer = g.dealer || {};
-  wrap.append(el("div", { class: "hand", id: "dealer-hand", "data-total": dealer.total ?? "" },
-    el("span", { class: "label", text: `Dealer ${dealer.total || ""}` }), cardsEl(dealer.cards)));
-  for (const [number, seat] of entries(g.seats)) {
-    const hands = seat.hands || [];
-    hands.forEach((hand, i) => {
-      const row = el("div", { class: "hand", "data-seat": number, "data-total": hand.total ?? "", "data-result": hand.result ?? "" });
-      const name = `Seat ${number}${hands.length > 1 ? "." + (i + 1) : ""}`;
-      row.append(el("span", { class: "label", text: `${name} · ${hand.stake ?? seat.bet ?? ""}` }));
-      row.append(cardsEl(hand.cards));
-      const bits = [hand.total, hand.result, hand.net != null && hand.result ? signed(hand.net) : null];
-      row.append(el("span", { class: "result", text: bits.filter((x) => x != null && x !== "").join(" · ") }));
-      wrap.append(row);
-    });
-    if (!hands.length && seat.bet) wrap.append(el("div", { class: "hand", "data-seat": number }, el("span", { class: "label", text: `Seat ${number} · bet ${seat.bet}` })));
-  }
   const last = (g.last_rounds || []).slice(-1)[0];
+  const dealerCards = dealer.cards && dealer.cards.length ? dealer.cards : [];
+  wrap.append(el("div", { class: "hand dealer-spot", id: "dealer-hand", "data-total": dealer.total ?? "" },
+    el("span", { class: "label", text: dealerCards.length ? `Dealer ${dealer.total || ""}${dealer.soft ? " soft" : ""}` : "Dealer" }), cardsEl(dealerCards, "fan")));
+  const count = Number((g.rules || {}).seats) || Math.max(7, ...Object.keys(g.seats || {}).map(Number));
+  const spots = seatArc(count);
+  const players = playersBySeat(state);
+  for (let n = 1; n <= count; n++) {
+    const seat = (g.seats || {})[String(n)] || {};
+    const hands = seat.hands || [];
+    const lastSeat = !hands.length && last && (g.phase === "betting") ? (last.seats || {})[String(n)] : null;
+    const shown = hands.length ? hands : [];
+    const occupied = players[String(n)] || seat.bet || hands.length;
+    const box = el("div", { class: `seat-spot${occupied ? "" : " empty"}${g.turn && String(g.turn.seat ?? g.turn) === String(n) ? " to-act" : ""}${shown.length > 1 ? " split" : ""}`,
+      "data-seat-spot": n, style: `left:${spots[n - 1].x}%;top:${spots[n - 1].y}%` });
+    const chips = seatChips(state, n);
+    box.append(el("div", { class: "seat-name" }, el("span", { class: "who", text: seatName(state, n) }), chips != null && occupied ? el("span", { class: "chips-count", text: chips }) : null));
+    shown.forEach((hand, i) => {
+      const row = el("div", { class: "hand", "data-seat": n, "data-total": hand.total ?? "", "data-result": hand.result ?? "" });
+      row.append(cardsEl(hand.cards, "fan"));
+      const res = hand.result ? el("span", { class: `badge ${hand.result}`, text: `${RESULT_WORDS[hand.result] || hand.result}${hand.net ? " " + signed(hand.net) : ""}` }) : null;
+      row.append(el("div", { class: "hand-foot" }, el("span", { class: "bet-chip", text: hand.stake ?? seat.bet ?? "" }),
+        el("span", { class: "total", text: hand.total ? `${hand.total}${hand.soft && hand.total < 21 ? " soft" : ""}` : "" }), res,
+        el("span", { class: "result", text: [hand.result, hand.net != null && hand.result ? signed(hand.net) : null].filter((x) => x != null && x !== "").join(" · ") })));
+      box.append(row);
+    });
+    if (!shown.length) {
+      const row = el("div", { class: "hand", "data-seat": n });
+      if (seat.bet) row.append(el("div", { class: "hand-foot" }, el("span", { class: "bet-chip big", text: seat.bet })));
+      else if (lastSeat) row.append(el("div", { class: "hand-foot" }, ...(lastSeat.hands || []).map((h) => el("span", { class: `badge ${h.result}`, text: `${RESULT_WORDS[h.result] || h.result} ${signed(h.net ?? 0)}` }))));
+      else row.append(el("span", { class: "open-seat", text: occupied ? "no bet" : "open seat" }));
+      box.append(row);
+    }
+    wrap.append(box);
+  }
   if (last) wrap.append(el("p", { class: "last-round", "data-round": last.round, text: `Round ${last.round}: dealer ${last.dealer_total} — ` +
     entries(last.seats).map(([n, s]) => `seat ${n} ${(s.hands || []).map((h) => h.result).join("/")}`).join(", ") }));
   const shoe = state.shoe;
   const pen = shoe ? Math.round(100 * shoe.penetration) : null;
-  wrap.append(stats(stat("Round", g.round), stat("Phase", g.phase),
-    stat("Penetration", pen == null ? "–" : `${pen}%`, { "data-penetration": pen ?? "" })));
+  wrap.append(stats(stat("Round", g.round), stat("Penetration", pen == null ? "–" : `${pen}%`, { "data-penetration": pen ?? "" })));
   return wrap;
 };
 
 // ---- faro / stuss: the turn, the casekeeper, the layout ---------------------------------------------
-const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
 
-function casekeeperEl(keeper) {
+function casekeeperEl(keeper, bets = []) {
   const box = el("div", { id: "casekeeper", class: "casekeeper", "data-cards-out": keeper.cards_out, "data-cards-left": keeper.cards_left });
   for (const s of keeper.spindles) {
     const spindle = el("div", { class: `spindle${s.left === 0 ? " dead" : ""}${s.excess ? " fault" : ""}`, "data-rank": s.rank,
@@ -67,44 +90,50 @@ function casekeeperEl(keeper) {
     s.beads.forEach((out, i) => rod.append(el("span", { class: `bead${out ? " out" : ""}`, "data-bead": i + 1 })));
     spindle.append(rod);
     if (s.excess) spindle.append(el("span", { class: "excess", text: `+${s.excess}` }));
+    const on = bets.filter((b) => b.rank === s.rank).reduce((n, b) => n + b.amount, 0);
+    spindle.append(el("span", { class: `rank-bets${on ? "" : " none"}`, text: on ? String(on) : "·" }));
     box.append(spindle);
   }
   return box;
 }
 
-GAME_VIEWS.faro = (g) => {
+GAME_VIEWS.faro = (g, state) => {
   const wrap = el("div", { class: "faro", "data-variant": g.game, "data-deal": g.deal, "data-turn": g.turn, "data-box-left": g.box_left });
-  wrap.append(title(`${g.game === "stuss" ? "Stuss" : "Faro"} · deal ${g.deal} · turn ${g.turn}`));
+  const left = el("div", { class: "faro-left" }), right = el("div", { class: "faro-right" });
+  left.append(title(`${g.game === "stuss" ? "Stuss" : "Faro"} · deal ${g.deal} · turn ${g.turn}`));
   const turn = el("div", { class: "faro-turn" });
-  if (g.soda) turn.append(el("div", { class: "hand", "data-role": "soda" }, el("span", { class: "label", text: "Soda" }), cardsEl([g.soda])));
+  const spot = (role, label, code, extra = "") => el("div", { class: `hand ${extra}`.trim(), "data-role": role }, el("span", { class: "label", text: label }), cardsEl([code]));
+  if (g.soda) turn.append(spot("soda", "Soda", g.soda));
   const last = (g.history || []).slice(-1)[0];
   const current = g.current_turn || [];
   if (current.length) {
-    for (const c of current) turn.append(el("div", { class: "hand current", "data-role": c.role || "" }, el("span", { class: "label", text: c.role || "after the deal" }), cardsEl([c.card])));
+    for (const c of current) turn.append(spot(c.role || "", c.role || "after the deal", c.card, "current"));
   } else if (last) {
-    turn.append(el("div", { class: "hand", "data-role": "loser" }, el("span", { class: "label", text: "Loser" }), cardsEl([last.loser])));
-    turn.append(el("div", { class: "hand", "data-role": "winner" }, el("span", { class: "label", text: "Winner" }), cardsEl([last.winner])));
-    if (last.split) turn.append(el("span", { class: "result", text: "split!" }));
+    turn.append(spot("loser", "Loser (bank)", last.loser), spot("winner", "Winner", last.winner));
+    if (last.split) turn.append(el("span", { class: "badge split", text: "SPLIT" }));
   }
-  if (g.hock) turn.append(el("div", { class: "hand", "data-role": "hock" }, el("span", { class: "label", text: "Hock" }), cardsEl([g.hock])));
-  wrap.append(turn);
-  wrap.append(el("h4", { text: "Casekeeper" }), casekeeperEl(g.casekeeper));
+  if (g.hock) turn.append(spot("hock", "Hock", g.hock));
+  left.append(turn);
+  left.append(el("h4", { text: "Casekeeper" }), casekeeperEl(g.casekeeper, g.bets || []));
   const split = g.casekeeper.split_probability;
-  wrap.append(stats(stat("In the box", g.box_left, { "data-stat": "box-left" }), stat("Split next turn", split ? `${(100 * split.value).toFixed(1)}%` : "–"),
+  left.append(stats(stat("In the box", g.box_left, { "data-stat": "box-left" }), stat("Split next turn", split ? `${(100 * split.value).toFixed(1)}%` : "–"),
     stat("Next", g.next || "new deal")));
   const bets = g.bets || [];
+  right.append(el("h4", { text: "Layout" }));
   if (bets.length) {
-    wrap.append(el("h4", { text: "Layout" }), grid(["Seat", "Rank", "Chips"], bets.map((b) =>
+    right.append(grid(["Player", "Rank", "Chips"], bets.map((b) =>
       el("tr", { class: "layout-bet", "data-seat": b.seat, "data-rank": b.rank, "data-coppered": b.coppered ? "yes" : "no", "data-amount": b.amount },
-        el("td", { text: b.seat }), el("td", { text: b.rank + (b.coppered ? " (coppered)" : "") }), el("td", { text: b.amount })))));
-  }
-  for (const c of g.calls || []) wrap.append(el("p", { class: "call", "data-seat": c.seat, text: `${c.seat} calls the turn ${c.order.join("-")} for ${c.amount}` }));
-  const turns = el("ol", { class: "turns" });
+        el("td", { text: seatName(state, b.seat) }), el("td", { text: b.rank + (b.coppered ? " ⊘" : "") }), el("td", { text: b.amount })))));
+  } else right.append(el("p", { class: "quiet", text: "no bets on the layout" }));
+  for (const c of g.calls || []) right.append(el("p", { class: "call", "data-seat": c.seat, text: `${seatName(state, c.seat)} calls the turn ${c.order.join("-")} for ${c.amount}` }));
+  right.append(el("h4", { text: "Last turns" }));
+  const turns = el("ol", { class: "turns history" });
   for (const t of (g.history || []).slice(-8).reverse()) {
     turns.append(el("li", { class: "turn", "data-turn": t.turn, "data-loser": t.loser, "data-winner": t.winner, "data-split": t.split ? "yes" : "no" },
-      el("span", { text: `Turn ${t.turn}: ` }), cardsEl([t.loser, t.winner]), resultsList(t.results)));
+      el("span", { class: "turn-no", text: `${t.turn}` }), cardsEl([t.loser, t.winner]), resultsList(t.results)));
   }
-  wrap.append(turns);
+  right.append(turns);
+  wrap.append(left, right);
   return wrap;
 };
 
@@ -152,7 +181,7 @@ GAME_VIEWS["red-dog"] = (g) => {
   const seats = Object.keys(g.bets || {});
   if (seats.length) wrap.append(grid(["Seat", "Bet", "Raise"], seats.map((s) => el("tr", { class: "rd-bet", "data-seat": s, "data-amount": g.bets[s], "data-raise": g.raises[s] ?? "" },
     el("td", { text: s }), el("td", { text: g.bets[s] }), el("td", { text: g.raises[s] ?? "" })))));
-  const list = el("ol", { class: "hands" });
+  const list = el("ol", { class: "hands history" });
   for (const h of (g.history || []).slice(-8).reverse()) {
     list.append(el("li", { class: "rd-hand", "data-hand": h.hand, "data-spread": h.spread }, el("span", { text: `Hand ${h.hand}: ${spreadText(h.spread)} ` }), cardsEl(h.cards), resultsList(h.results)));
   }
@@ -170,7 +199,7 @@ GAME_VIEWS["in-between"] = (g, state) => {
     el("span", { class: "result", text: `${g.spread || ""}${g.bet ? " · bet " + g.bet : ""}` })));
   wrap.append(grid(["Player", "Chips"], g.players.map((p) => el("tr", { class: `player${p === g.to_play ? " active" : ""}${p === g.dealer ? " dealer" : ""}`, "data-player": p, "data-balance": (state.balances || {})[p] ?? 0 },
     el("td", { text: p + (p === g.dealer ? " (deals)" : "") }), el("td", { text: (state.balances || {})[p] ?? 0 })))));
-  const list = el("ol", { class: "turns" });
+  const list = el("ol", { class: "turns history" });
   for (const h of (g.history || []).slice(-8).reverse()) {
     list.append(el("li", { class: "ib-turn", "data-seat": h.seat, "data-result": h.result, "data-net": h.net }, el("span", { text: `${h.seat}: ` }), cardsEl(h.cards), el("span", { class: "result", text: `${h.result} ${signed(h.net)}` })));
   }
@@ -186,7 +215,7 @@ GAME_VIEWS["high-card-pool"] = (g, state) => {
   if (g.turned) wrap.append(el("div", { class: "hand" }, el("span", { class: "label", text: `Turned for ${g.to_bet}` }), cardsEl([g.turned])));
   wrap.append(grid(["Player", "Cards", "Chips"], g.players.map((p) => el("tr", { class: `player${p === g.to_bet ? " active" : ""}`, "data-player": p, "data-cards": g.hands[p] ?? 0 },
     el("td", { text: p + (p === g.to_bet ? (g.bet ? ` bets ${g.bet}` : " to bet") : "") }), el("td", { text: g.hands[p] ?? 0 }), el("td", { text: (state.balances || {})[p] ?? 0 })))));
-  const list = el("ol", { class: "turns" });
+  const list = el("ol", { class: "turns history" });
   for (const h of (g.history || []).slice(-8).reverse()) {
     list.append(el("li", { "data-seat": h.seat, "data-result": h.result, "data-net": h.net }, el("span", { text: `${h.seat}: ${h.result} ${signed(h.net)} ` }),
       h.turned ? cardsEl([h.turned]) : null, typeof h.shown === "string" ? cardsEl([h.shown]) : null));
@@ -197,7 +226,7 @@ GAME_VIEWS["high-card-pool"] = (g, state) => {
 
 // ---- pai gow: the dice, the position they pick, the hands ------------------------------------------
 const DIE_FACES = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
-GAME_VIEWS["pai-gow"] = (g) => {
+GAME_VIEWS["pai-gow"] = (g, state) => {
   const wrap = el("div", { class: "pai-gow", "data-round": g.round, "data-phase": g.phase });
   wrap.append(title(`Pai gow · round ${g.round} · ${g.phase} · bank: ${g.banker}`));
   const dice = g.dice;
@@ -213,14 +242,15 @@ GAME_VIEWS["pai-gow"] = (g) => {
     const seat = p === 1 ? "dealer" : `seat-${p - 1}`;
     const hand = (g.hands || {})[String(p)];
     const first = dice && dice.first_position === p;
-    const who = p === g.banker_position ? `${seat} (bank)` : seat;
-    const box = el("div", { class: `position${first ? " first" : ""}${hand ? " active" : ""}`, "data-position": p, "data-seat": seat, "data-first": first ? "yes" : "no",
+    const name = p === 1 ? "Dealer" : seatName(state, seat);
+    const who = p === g.banker_position ? `${name} (bank)` : name;
+    const box = el("div", { class: `position${first ? " first" : ""}${hand ? " active" : " idle-seat"}`, "data-position": p, "data-seat": seat, "data-first": first ? "yes" : "no",
       "data-bet": (g.bets || {})[seat] ?? "" }, el("span", { class: "label", text: `${p}. ${who}${(g.bets || {})[seat] ? " · " + g.bets[seat] : ""}` }));
     if (hand && hand.back) {
-      box.append(el("div", { class: "pg-hand", "data-part": "back" }, cardsEl(hand.back), el("small", { text: hand.back_hand })));
-      box.append(el("div", { class: "pg-hand", "data-part": "front" }, cardsEl(hand.front), el("small", { text: hand.front_hand })));
+      box.append(el("div", { class: "pg-hand", "data-part": "back" }, el("small", { text: `back · ${hand.back_hand}` }), cardsEl(hand.back)));
+      box.append(el("div", { class: "pg-hand", "data-part": "front" }, el("small", { text: `front · ${hand.front_hand}` }), cardsEl(hand.front)));
       if (hand.foul) box.append(el("span", { class: "result", text: "foul" }));
-    } else if (hand) box.append(el("small", { text: `${hand.cards} cards, not set` }));
+    } else if (hand) box.append(el("div", { class: "pg-hand", "data-part": "unset" }, el("small", { text: "setting the hand…" }), cardsEl(Array(hand.cards || 7).fill("BK"))));
     const r = results[seat];
     if (r) box.append(el("span", { class: "result", "data-result": r.outcome, text: `${r.outcome} ${signed(r.won)}` }));
     positions.append(box);
@@ -242,6 +272,8 @@ GAME_VIEWS.slots = (g) => {
       el("span", { class: "label", text: name }), el("span", { class: "progressive-value", text: dollars(p.value_cents) })));
   }
   wrap.append(pools);
+  const machines = el("div", { class: "slot-machines" });
+  wrap.append(machines);
   for (const [id, m] of Object.entries(g.machines || {})) {
     const spin = m.last_spin;
     const box = el("div", { class: "slot-machine", "data-machine": id, "data-title": m.slug, "data-credits": m.meters.credits, "data-games-played": m.meters.games_played });
@@ -265,7 +297,7 @@ GAME_VIEWS.slots = (g) => {
     for (const [key, value] of Object.entries(m.feature_meters || {})) meters.append(stat(key.replace("_", " "), value, { "data-meter": key, "data-value": value }));
     box.append(meters);
     if (m.pending) box.append(el("p", { class: "result", text: `${m.pending.kind} spin pending` }));
-    wrap.append(box);
+    machines.append(box);
   }
   return wrap;
 };
@@ -364,46 +396,64 @@ function roadGrid(name, cells, cellEl) {
     node.style.gridColumn = String(c.col + 1); node.style.gridRow = String(c.row + 1);
     grid.append(node);
   }
-  return el("div", { class: "road-box" }, el("h4", { text: ROAD_NAMES[name] || name }), grid);
+  return el("div", { class: `road-box ${name.replace(/_/g, "-")}-box` }, el("h4", { text: ROAD_NAMES[name] || name }), grid);
 }
 function roadsEl(r) {
   const wrap = el("div", { class: "roads", "data-coups": r.coups, "data-b": r.counts.B, "data-p": r.counts.P, "data-t": r.counts.T });
-  wrap.append(stats(stat("Banker", r.counts.B, { "data-count": "B" }), stat("Player", r.counts.P, { "data-count": "P" }), stat("Tie", r.counts.T, { "data-count": "T" })));
-  wrap.append(roadGrid("bead_plate", r.bead_plate, (c) => el("span", { class: `cell ${c.winner}`, "data-winner": c.winner,
-    "data-pairs": `${c.banker_pair ? "B" : ""}${c.player_pair ? "P" : ""}`, text: c.winner })));
-  const big = r.big_road;
-  wrap.append(roadGrid("big_road", big.cells, (c) => el("span", { class: `cell ring ${c.winner}${c.ties ? " tie" : ""}`, "data-winner": c.winner,
-    "data-ties": c.ties, text: c.ties ? String(c.ties) : "" })));
-  for (const name of ["big_eye_boy", "small_road", "cockroach_pig"]) {
-    const road = r[name];
-    wrap.append(roadGrid(name, road.cells, (c) => el("span", { class: `cell mark ${c.colour}`, "data-colour": c.colour })));
-  }
+  const head = el("div", { class: "roads-head" }, stats(stat("Banker", r.counts.B, { "data-count": "B" }), stat("Player", r.counts.P, { "data-count": "P" }),
+    stat("Tie", r.counts.T, { "data-count": "T" }), stat("Coups", r.coups)));
   if (r.next) {
     const next = el("div", { class: "road-next" });
     for (const w of ["B", "P"]) {
-      next.append(el("span", { class: `next ${w}`, "data-next": w, text: `${w === "B" ? "Banker" : "Player"} next: ` +
-        ["big_eye_boy", "small_road", "cockroach_pig"].map((n) => r.next[w][n] || "–").join(" / ") }));
+      next.append(el("span", { class: `next ${w}`, "data-next": w }, el("b", { text: `${w === "B" ? "Banker" : "Player"} next` }),
+        ...["big_eye_boy", "small_road", "cockroach_pig"].map((n) => el("span", { class: `cell mark ${r.next[w][n] || ""} ${n.replace(/_/g, "-")}`, title: ROAD_NAMES[n] }))));
     }
-    wrap.append(next);
+    head.append(next);
   }
+  wrap.append(head);
+  const main = el("div", { class: "roads-main" });
+  main.append(roadGrid("bead_plate", r.bead_plate, (c) => el("span", { class: `cell ${c.winner}`, "data-winner": c.winner,
+    "data-pairs": `${c.banker_pair ? "B" : ""}${c.player_pair ? "P" : ""}`, text: c.winner })));
+  const big = r.big_road;
+  main.append(roadGrid("big_road", big.cells, (c) => el("span", { class: `cell ring ${c.winner}${c.ties ? " tie" : ""}`, "data-winner": c.winner,
+    "data-ties": c.ties, text: c.ties ? String(c.ties) : "" })));
+  const derived = el("div", { class: "roads-derived" });
+  for (const name of ["big_eye_boy", "small_road", "cockroach_pig"]) {
+    const road = r[name];
+    derived.append(roadGrid(name, road.cells, (c) => el("span", { class: `cell mark ${c.colour}`, "data-colour": c.colour })));
+  }
+  wrap.append(main, derived);
   return wrap;
 }
 function baccaratView(kind) {
-  return (g) => {
+  return (g, state) => {
     const wrap = el("div", { class: `baccarat ${kind}`, "data-coup": g.coup ?? g.round ?? "", "data-phase": g.phase ?? "" });
-    wrap.append(title(`${kind === "chemin-de-fer" ? "Chemin de fer" : "Baccarat"} · coup ${g.coup ?? g.round ?? ""}`));
+    const top = el("div", { class: "bac-top" });
+    const last = (g.last_coups || g.last_rounds || []).slice(-1)[0];
     for (const side of ["player", "banker"]) {
       const hand = side === "banker" && g.banker_hand ? g.banker_hand : g[side];  // chemin de fer: banker is a seat
       if (!hand || typeof hand !== "object") continue;
       const cards = Array.isArray(hand) ? hand : hand.cards;
       const total = Array.isArray(hand) ? null : hand.total;
-      wrap.append(el("div", { class: `hand bac-${side}`, "data-side": side, "data-total": total ?? "" },
-        el("span", { class: "label", text: `${side === "player" ? "Player" : "Banker"} ${total ?? ""}` }), cardsEl(cards || [])));
+      const between = !(cards || []).length && last && last[`${side}_cards`];
+      const won = between && last.winner === (side === "player" ? "P" : "B");
+      let name = side === "player" ? "Player" : "Banker";
+      if (kind === "chemin-de-fer" && side === "banker" && g.banker != null) name = `Banker · ${seatName(state, g.banker)}`;
+      const shownTotal = (cards || []).length ? total : between ? last[`${side}_total`] : null;
+      top.append(el("div", { class: `hand bac-${side}${won ? " won" : ""}${between ? " between" : ""}`, "data-side": side, "data-total": total ?? "" },
+        el("div", { class: "bac-head" }, el("span", { class: "label", text: name }), el("span", { class: "bac-total", text: shownTotal == null ? "" : String(shownTotal) })),
+        between ? cardsEl(last[`${side}_cards`], "fan previous") : cardsEl(cards || [], "fan")));
     }
-    if (g.bank != null) wrap.append(stats(stat("Bank", g.bank, { "data-bank": g.bank }), stat("Banker", `seat ${g.banker}`)));
-    const last = (g.last_coups || g.last_rounds || []).slice(-1)[0];
-    if (last && last.winner) wrap.append(el("p", { class: "last-round", "data-winner": last.winner,
-      text: `Coup ${last.coup}: ${{ B: "Banker", P: "Player", T: "Tie" }[last.winner] || last.winner} ${last.player_total ?? last.player ?? ""}–${last.banker_total ?? last.banker ?? ""}` }));
+    const mid = el("div", { class: "bac-mid" });
+    mid.append(el("div", { class: "view-title", text: `${kind === "chemin-de-fer" ? "Chemin de fer" : "Baccarat"} · coup ${g.coup ?? g.round ?? ""}` }));
+    if (last && last.winner) mid.append(el("p", { class: `last-round win-${last.winner}`, "data-winner": last.winner,
+      text: `${{ B: "Banker wins", P: "Player wins", T: "Tie" }[last.winner] || last.winner} ${last.player_total ?? last.player ?? ""}–${last.banker_total ?? last.banker ?? ""}` }));
+    if (g.bank != null) mid.append(stats(stat("Bank", g.bank, { "data-bank": g.bank })));
+    const bets = Array.isArray(g.bets) ? g.bets : [];
+    if (bets.length) mid.append(el("ul", { class: "bac-bets" }, ...bets.map((b) => el("li", { class: `bet-${b.side}`, "data-seat": b.seat },
+      el("span", { class: "who", text: seatName(state, b.seat) }), el("span", { class: "bet-chip", text: b.amount }), el("span", { text: b.side })))));
+    top.insertBefore(mid, top.children[1] || null);
+    wrap.append(top);
     if (g.roads) wrap.append(roadsEl(g.roads));
     return wrap;
   };
