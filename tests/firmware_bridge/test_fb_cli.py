@@ -73,12 +73,3 @@ def test_sim_device_runs_on_a_pty_and_takes_fault_commands(tmp_path: os.PathLike
     assert not os.path.exists(link)
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("kind", ["shoe", "reels"])
-def test_soak_hundreds_of_faults_loses_nothing(kind: str) -> None:
-    # the 10 000-fault run is `dealer hw soak --faults 10000` (see BENCHMARKS.md)
-    from firmware_bridge.soak import run_soak
-
-    report = run_soak(kind, 400, seed=11)
-    assert report["faults_total"] >= 400
-    assert report["lost"] == report["duplicated"] == report["double_executed"] == report["corrupted"] == 0
