@@ -49,7 +49,7 @@ struct diag fb_diag;
 #define METER_MAGIC 0x4642u
 static uint32_t meters[8] __attribute__((section(".noinit")));
 static uint16_t meters_check __attribute__((section(".noinit")));
-static uint8_t flush_cursor;
+static uint8_t flush_cursor, meters_dirty;
 
 static uint8_t unique_id[8];
 static uint32_t boot_id;
@@ -98,12 +98,13 @@ static uint16_t meters_sum(void) {
 void meter_add(uint8_t index, uint16_t amount) {
     meters[index] += amount;
     meters_check = meters_sum();
+    meters_dirty = 1;
 }
 
 /* One EEPROM byte per call, most significant byte of a meter first, so a power cut mid-update leaves a
  * value between the old and the new one: the meters stay monotonic. */
 static void meters_flush_step(void) {
-    if (!eeprom_is_ready()) return;
+    if (!meters_dirty || !eeprom_is_ready()) return;
     for (uint8_t tries = 0; tries < 32; tries++) {
         uint8_t meter = flush_cursor >> 2, byte = 3 - (flush_cursor & 3);
         flush_cursor = (flush_cursor + 1) & 31;
@@ -114,6 +115,7 @@ static void meters_flush_step(void) {
             return;
         }
     }
+    meters_dirty = 0;  /* a whole pass found nothing to write */
 }
 
 static uint32_t rotl(uint32_t x, uint8_t k) { return (x << k) | (x >> (32 - k)); }
