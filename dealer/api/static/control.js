@@ -1,0 +1,274 @@
+// The phone control page of one table: the game's options as big buttons, bets by taps, a card pad,
+// corrections, pause/resume, autoplay and the game between shoes. No JSON anywhere.
+"use strict";
+
+// What a bet is in each game: the operation, how it names the seat, what else it needs.
+const BETS = {
+  blackjack: { kind: "blackjack.bet", seat: "int" },
+  pontoon: { kind: "pontoon.bet", seat: "int" },
+  baccarat: { kind: "baccarat.bet", seat: "int", choice: { field: "side", options: ["banker", "player", "tie"] } },
+  "chemin-de-fer": { kind: "chemin.stake", seat: "int", label: "Stake against the bank" },
+  faro: { kind: "faro.bet", seat: "str", choice: { field: "rank", options: RANKS }, toggle: { field: "coppered", label: "Copper (bet to lose)" } },
+  "trente-et-quarante": { kind: "tq.bet", seat: "str", choice: { field: "bet", options: ["rouge", "noir", "couleur", "inverse"] } },
+  "red-dog": { kind: "reddog.bet", seat: "str" },
+  "pai-gow": { kind: "pai-gow.bet", seat: "str" },
+  "caribbean-stud": { kind: "caribbean-stud.ante", seat: "int", label: "Ante" },
+  "let-it-ride": { kind: "let-it-ride.bet", seat: "int", amount: "unit", label: "Bet unit (three bets of it)" },
+  pusoy: { kind: "pusoy.bet", seat: "int" },
+  "in-between": { kind: "inbetween.bet", seat: "name", label: "Bet against the pot" },
+  "high-card-pool": { kind: "pool.bet", seat: "name", label: "Bet against the pot" },
+};
+// Options that need more than a tap: they open a form instead of calling /actions.
+const MODES = {
+  insure: { kind: "blackjack.insure", seat: "int", label: "Insurance (up to half the bet)", fromPrompt: true },
+  raise: { kind: "reddog.raise", seat: "str", label: "Raise (up to the bet)", fromPrompt: true },
+  insert: { kind: "slots.insert", label: "Insert credits", slots: true },
+};
+const LABELS = { "peek-clear": "Peek: no blackjack", "new-deal": "New deal", "new-shoe": "New shoe", "new-round": "New round", "no-raise": "No raise",
+  "cash-out": "Cash out", dice: "Throw dice", reshuffle: "Reshuffle", decline: "No insurance", keep: "Keep the bank", withdraw: "Withdraw the bank" };
+const CARD_GAMES_WITHOUT_PAD = /^(slots|scorebook)/;
+const CHIP_VALUES = [1, 5, 10, 25, 100, 500];
+
+let current = null;
+let seat = "";            // the selected seat ("3")
+let amount = 0;
+let choice = "";
+let toggled = false;
+let mode = "bet";         // bet | insure | raise | insert
+let rank = "";
+let fixing = null;        // {seq, card} being corrected
+let disputing = null;     // an open integrity issue being settled
+const recent = [];        // the last card records: {seq, kind, card}
+let seenCodes = null;
+
+const $ = (id) => document.getElementById(id);
+const errorBox = $("error");
+const act = (fn) => async (ev) => {
+  if (ev) ev.preventDefault();
+  errorBox.textContent = "";
+  document.body.dataset.busy = "yes";
+  try { await fn(); } catch (e) { errorBox.textContent = e.message; } finally { document.body.dataset.busy = "no"; }
+};
+const gameKey = () => ((current && current.game) || "").split(":")[0];
+const post = (name, body) => api("POST", tablePath(name), body);
+function tableId() { return TABLE_ID || (current && current.table) || ""; }
+
+function label(option) { return LABELS[option] || option.charAt(0).toUpperCase() + option.slice(1).replace(/-/g, " "); }
+
+function seatValue(spec, s) {
+  if (spec.seat === "int") return Number(s);
+  if (spec.seat === "name") return (tablePlayers(current).find((p) => p.seat === s) || {}).name || s;
+  return `seat-${s}`;
+}
+
+// ---- what the prompt offers now -----------------------------------------------------------------
+function optionButtons(state) {
+  const p = state.prompt;
+  const offered = p ? (p.step === "shuffle" && !p.options.length ? ["shuffle"] : p.options) : [];
+  return offered.map((o) => {
+    const b = el("button", { type: "button", "data-option": o, class: `opt opt-${o}`, text: label(o) });
+    if (o === "bet") b.onclick = () => openForm("bet");
+    else if (MODES[o]) b.onclick = () => openForm(o);
+    else if (o === "reveal" || o === "card") b.onclick = () => { $("card-panel").scrollIntoView({ block: "center" }); flash($("card-panel")); };
+    else b.onclick = act(() => post("actions", { option: o }));
+    return b;
+  });
+}
+
+function flash(node) { node.classList.remove("flash"); void node.offsetWidth; node.classList.add("flash"); node.dataset.flashed = String(Number(node.dataset.flashed || 0) + 1); }
+
+function openForm(which) {
+  mode = which;
+  if (MODES[which] && MODES[which].fromPrompt && current.prompt && current.prompt.who) seat = seatKey(current.prompt.who);
+  renderBet();
+  $("bet-panel").hidden = false;
+  $("bet-panel").scrollIntoView({ block: "center" });
+  flash($("bet-panel"));
+}
+
+// ---- players and bets ----------------------------------------------------------------------------
+function seatsOf(state) {
+  const players = tablePlayers(state);
+  if (players.length) return players;
+  const g = (state.games || {})[state.game] || {};
+  const n = Number((g.rules || {}).seats) || 3;
+  return Array.from({ length: n }, (_, i) => ({ seat: String(i + 1), name: `Seat ${i + 1}`, chips: null }));
+}
+
+function renderPlayers(state) {
+  const list = seatsOf(state);
+  if (!seat && list.length) seat = list[0].seat;
+  $("players").replaceChildren(...list.map((p) => {
+    const b = el("button", { type: "button", class: `player-chip${p.seat === seat ? " selected" : ""}`, "data-seat": p.seat, "aria-pressed": p.seat === seat ? "true" : "false" },
+      el("span", { class: "who", text: p.name }), el("span", { class: "chips-count", text: p.chips ?? "–" }));
+    b.onclick = () => { seat = p.seat; renderPlayers(current); renderBet(); };
+    return b;
+  }));
+}
+
+function betSpec() {
+  if (mode !== "bet") return MODES[mode];
+  return BETS[gameKey()];
+}
+
+function renderBet() {
+  const spec = betSpec();
+  const panel = $("bet-panel");
+  const p = current && current.prompt;
+  const betting = p && (p.options.includes("bet") || p.step === "bet");
+  panel.hidden = !spec || (mode === "bet" && !betting);
+  if (!spec) return;
+  panel.dataset.mode = mode;
+  $("bet-title").textContent = `${spec.label || "Bet"} · ${seatName(current, seat)}`;
+  const row = $("bet-choice");
+  const options = spec.slots ? Object.keys(((current.games || {}).slots || {}).machines || {}) : spec.choice ? spec.choice.options : [];
+  if (options.length && !options.includes(choice)) choice = options[0];
+  row.replaceChildren(...options.map((o) => {
+    const b = el("button", { type: "button", class: `choice${o === choice ? " selected" : ""}`, "data-choice": o, "aria-pressed": o === choice ? "true" : "false", text: o });
+    b.onclick = () => { choice = o; renderBet(); };
+    return b;
+  }));
+  if (spec.toggle) {
+    const t = el("button", { type: "button", class: `choice toggle${toggled ? " selected" : ""}`, "data-toggle": spec.toggle.field, "aria-pressed": toggled ? "true" : "false", text: spec.toggle.label });
+    t.onclick = () => { toggled = !toggled; renderBet(); };
+    row.append(t);
+  }
+  $("bet-amount").textContent = spec.slots ? `${amount} credits` : String(amount);
+  $("place-bet").textContent = mode === "insert" ? "Insert" : mode === "bet" ? "Place bet" : label(mode);
+}
+
+function payload() {
+  const spec = betSpec();
+  if (mode === "insert") return { kind: spec.kind, payload: { machine: choice, source: `seat-${seat}`, cents: amount * machineDenomination(choice) } };
+  const body = { seat: seatValue(spec, seat), [spec.amount || "amount"]: amount };
+  if (spec.choice) body[spec.choice.field] = choice;
+  if (spec.toggle) body[spec.toggle.field] = toggled;
+  return { kind: spec.kind, payload: body };
+}
+function machineDenomination(machine) { return ((((current.games || {}).slots || {}).machines || {})[machine] || {}).denomination_cents || 1; }
+
+// ---- cards: a pad for entering, correcting and settling a disputed card ---------------------------
+function renderPad() {
+  $("rank-pad").replaceChildren(...RANKS.map((r) => {
+    const b = el("button", { type: "button", class: `rank${r === rank ? " selected" : ""}`, "data-rank": r, "aria-pressed": r === rank ? "true" : "false", text: r });
+    b.onclick = () => { rank = rank === r ? "" : r; renderPad(); };
+    return b;
+  }));
+  $("suit-pad").replaceChildren(...Object.entries(SUITS).map(([code, sym]) => {
+    const b = el("button", { type: "button", class: `suit${code === "H" || code === "D" ? " red" : ""}`, "data-suit": code, text: sym, "aria-label": code });
+    b.disabled = !rank;
+    b.onclick = act(() => enterCard(`${rank}${code}`));
+    return b;
+  }));
+  const what = disputing ? `Settle issue ${disputing}: which card was it?` : fixing ? `Correct #${fixing.seq} (${fixing.card || "card"}) to…` : "Enter a card";
+  $("card-title").textContent = what;
+  $("card-panel").dataset.mode = disputing ? "dispute" : fixing ? "correct" : "enter";
+  $("card-hint").textContent = rank ? `${rank} of …? tap a suit` : "tap a rank, then a suit";
+}
+
+async function enterCard(code) {
+  try {
+    if (disputing) await post(`disputes/${disputing}`, { card: code });
+    else if (fixing) await post("cards/correct", { seq: fixing.seq, card: code });
+    else await post("cards", { card: code });
+  } finally {
+    rank = ""; fixing = null; disputing = null; renderPad(); renderRecent();
+  }
+}
+
+function noteCards(msg) {
+  const state = msg.data && msg.data.state;
+  if (!state) return;
+  const codes = cardCodes(state.games || {});
+  if (seenCodes && msg.data.seq) {
+    const before = {};
+    for (const c of seenCodes) before[c] = (before[c] || 0) + 1;
+    for (const c of codes) {
+      if (before[c]) before[c] -= 1;
+      else { recent.unshift({ seq: msg.data.seq, kind: msg.data.kind, card: c }); break; }
+    }
+    recent.splice(8);
+  }
+  seenCodes = codes;
+}
+
+function renderRecent() {
+  const box = $("recent-cards");
+  box.replaceChildren(...recent.map((r) => {
+    const b = el("button", { type: "button", class: `recent${fixing && fixing.seq === r.seq ? " selected" : ""}`, "data-seq": r.seq }, cardEl(r.card), el("span", { text: `#${r.seq}` }));
+    b.onclick = () => { fixing = fixing && fixing.seq === r.seq ? null : r; disputing = null; renderPad(); renderRecent(); $("card-panel").scrollIntoView({ block: "center" }); };
+    return b;
+  }));
+  $("fix-panel").hidden = !recent.length;
+}
+
+// ---- pause, disputes, autoplay, game -------------------------------------------------------------
+function renderPause(state) {
+  const why = pausedText(state);
+  $("paused").classList.toggle("on", !!why);
+  $("paused").textContent = why ? `Paused — ${why}` : "";
+  const buttons = Object.keys(state.paused || {}).filter((src) => src !== "integrity").map((src) => {
+    const b = el("button", { type: "button", class: "danger", "data-resume": src, text: `Resume (${src})` });
+    b.onclick = act(() => post("resume", { source: src }));
+    return b;
+  });
+  for (const [n, detail] of Object.entries(state.disputes || {})) {
+    const b = el("button", { type: "button", class: "danger", "data-dispute": n, text: `Settle: ${detail}` });
+    b.onclick = () => { disputing = n; fixing = null; renderPad(); $("card-panel").scrollIntoView({ block: "center" }); };
+    buttons.push(b);
+  }
+  $("pause-actions").replaceChildren(...buttons);
+}
+
+async function loadGames() {
+  const games = await api("GET", withToken("/api/games")).catch(() => ({}));
+  $("game-select").replaceChildren(...Object.entries(games).map(([name, what]) => el("option", { value: name, title: what, text: gameTitle(name) })));
+}
+
+function render(state) {
+  const first = !current;
+  current = state;
+  document.body.dataset.seq = state.seq;
+  document.body.dataset.game = state.game || "";
+  $("table-name").textContent = state.name || state.table || "table";
+  $("game-title").textContent = gameTitle(state.game);
+  $("seq").textContent = `#${state.seq}`;
+  $("prompt").textContent = promptText(state.prompt) || "no game yet";
+  const buttons = optionButtons(state);
+  if (state.prompt && state.prompt.step === "card") buttons.push(el("p", { class: "pad-hint", text: "The next card: tap it on the card pad below, or let the shoe read it." }));
+  $("options").replaceChildren(...buttons);
+  renderPause(state);
+  renderPlayers(state);
+  if (mode !== "bet" && !(state.prompt && state.prompt.options.includes(mode))) mode = "bet";
+  renderBet();
+  $("card-panel").hidden = CARD_GAMES_WITHOUT_PAD.test(state.game || "") || !state.game;
+  const games = Object.entries(state.games || {});
+  $("game").replaceChildren(...games.map(([name, g]) => gameEl(name, g, state)));
+  $("table-view").hidden = !games.length;
+  if (first) {
+    renderPad();
+    const sel = $("game-select");
+    if (state.game && [...sel.options].some((o) => o.value === state.game)) sel.value = state.game;
+  }
+  renderRecent();
+}
+
+$("chip-buttons").replaceChildren(...CHIP_VALUES.map((v) => {
+  const b = el("button", { type: "button", class: "chip", "data-chip": v, text: `+${v}` });
+  b.onclick = () => { amount += v; renderBet(); };
+  return b;
+}));
+$("bet-clear").onclick = () => { amount = 0; renderBet(); };
+$("place-bet").onclick = act(async () => {
+  if (!amount) throw new Error("tap the chips to make an amount first");
+  const body = payload();
+  await post("operations", body);
+  if (mode !== "bet") mode = "bet";
+});
+$("autoplay-off").onclick = act(async () => { const r = await post("autoplay", { on: false }); $("autoplay-state").textContent = r.autoplay ? "autoplay on" : "dealer in control"; });
+$("autoplay-on").onclick = act(async () => { const r = await post("autoplay", { on: true }); $("autoplay-state").textContent = r.autoplay ? "autoplay on" : "dealer in control"; });
+$("change-game").onclick = act(async () => {
+  await api("POST", `/api/tables/${encodeURIComponent(tableId())}/game`, { game: $("game-select").value });
+});
+$("tv-link").href = TABLE_ID ? `/tables/${encodeURIComponent(TABLE_ID)}/tv${location.search}` : `/display${location.search}`;
+loadGames().finally(() => connect(render, noteCards));
