@@ -107,11 +107,16 @@ class LinkUp(DeviceEvent):
 
 @dataclass(frozen=True, slots=True)
 class DeviceReset(DeviceEvent):
-    """The device rebooted (its boot_id changed): re-home reels, recount the shoe, re-verify the deck."""
+    """The device rebooted (its boot_id changed): re-home reels, recount the shoe, re-verify the deck.
+
+    ``events_kept``: the device came back remembering the events the host had acknowledged and carries on
+    their numbering (non-volatile memory), so every event it generated still reaches the host exactly once
+    and there is nothing to recount."""
 
     old_boot_id: int | None
     new_boot_id: int
     reset_cause: str
+    events_kept: bool = False
     event_no: None = field(default=None, init=False)
 
 

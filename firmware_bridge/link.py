@@ -330,8 +330,14 @@ class Link:
             reset_cause=_reset_cause(values["reset_cause"]), last_event_no=values["last_event_no"],
             acked_event_no=values["acked_event_no"])
         old = self.info
+        kept = False
         with self._state:
-            if old is None or old.boot_id != info.boot_id:
+            delivered = self._next_event - 1
+            if old is not None and old.boot_id != info.boot_id:
+                # a device that kept its events through the reboot remembers a non-zero ack and carries on
+                # numbering after what this host delivered; one that lost its RAM starts again from 1
+                kept = 0 < info.acked_event_no <= delivered <= info.last_event_no
+            if (old is None or old.boot_id != info.boot_id) and not kept:
                 self._next_event = info.acked_event_no + 1
             else:
                 self._next_event = max(self._next_event, info.acked_event_no + 1)
@@ -342,7 +348,7 @@ class Link:
         self.stats.handshakes += 1
         if old is not None and old.boot_id != info.boot_id:
             self.stats.device_resets += 1
-            self._outbox.put(DeviceReset(old.boot_id, info.boot_id, info.reset_cause))
+            self._outbox.put(DeviceReset(old.boot_id, info.boot_id, info.reset_cause, events_kept=kept))
         if was_down:
             self._outbox.put(LinkUp())
         return info

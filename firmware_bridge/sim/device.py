@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import functools
 import heapq
+import json
 import random
 import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import IO, Any
 
 from firmware_bridge.errors import PayloadError
 from firmware_bridge.protocol.frame import MAX_PAYLOAD, PROTOCOL_VERSION, Frame, Framer, encode_frame
@@ -90,6 +91,7 @@ class DeviceCore:
         self.door_open = False
         self.jammed = False
         self.log_events = True
+        self.journal: IO[str] | None = None  # with non-volatile memory: every event, written ahead
         self._boot(ResetCause.POWER_ON, time.monotonic())
 
     # -- lifecycle -------------------------------------------------------------------------------
@@ -146,6 +148,9 @@ class DeviceCore:
         self.queue.append(QueuedEvent(number, encode_frame(Frame(type=spec.type, payload=payload))))
         if self.log_events:
             self.stats.event_log.append((self.boot_id, number, name, values))
+        if self.journal is not None:
+            self.journal.write(json.dumps([self.boot_id, number, name, _plain(values)]) + "\n")
+            self.journal.flush()
         return number
 
     def status_flags(self) -> int:
@@ -328,11 +333,52 @@ class DeviceCore:
             return Status.JAMMED
         return None
 
+    # -- non-volatile memory (the pty simulator's --state) -----------------------------------------
+    def nv_state(self) -> dict[str, Any]:
+        """What this firmware keeps through a power cut: the physical world, the meters, and (FRAM-style)
+        the event numbering, the unacked event queue and the last reply, so nothing in flight is lost."""
+        rng = self.rng.getstate() if type(self.rng) is random.Random else None
+        return {"kind": self.kind.name.lower(), "unique_id": self.unique_id.hex(), "meters": self.meters,
+                "door_open": self.door_open, "jammed": self.jammed, "boot_id": self.boot_id,
+                "next_event_no": self.next_event_no, "acked_event_no": self.acked_event_no,
+                "queue": [[e.event_no, e.wire.hex()] for e in self.queue],
+                "cached": None if self.cached is None else [self.cached[0], self.cached[1].hex()],
+                "physical": self.nv_physical(), "rng": rng}
+
+    def nv_physical(self) -> dict[str, Any]:
+        return {}
+
+    def nv_restore(self, state: dict[str, Any], now: float) -> None:
+        """Power up with ``state`` from :meth:`nv_state`: a new boot (new boot_id, cause power-on) that
+        carries on the event numbering and resends every event the host had not acked."""
+        self.unique_id = bytes.fromhex(state["unique_id"])
+        self.meters = list(state["meters"])
+        self.door_open, self.jammed = state["door_open"], state["jammed"]
+        if state.get("rng") is not None and type(self.rng) is random.Random:
+            version, internal, gauss = state["rng"]
+            self.rng.setstate((version, tuple(internal), gauss))
+        for name, value in state["physical"].items():
+            setattr(self, name, value)
+        self.meter("resets")
+        self._boot(ResetCause.POWER_ON, now)
+        while self.boot_id == state["boot_id"]:
+            self.boot_id = random.SystemRandom().getrandbits(32) or 1
+        self.next_event_no = state["next_event_no"]
+        self.acked_event_no = state["acked_event_no"]
+        self.queue = [QueuedEvent(no, bytes.fromhex(wire)) for no, wire in state["queue"]]
+        if state["cached"] is not None:
+            self.cached = (state["cached"][0], bytes.fromhex(state["cached"][1]))
+
     def describe(self) -> dict[str, Any]:
         return {"kind": self.kind.name.lower(), "boot_id": self.boot_id, "unique_id": self.unique_id.hex(),
                 "meters": dict(zip(METER_NAMES[self.kind], self.meters, strict=True)),
                 "door_open": self.door_open, "jammed": self.jammed, "safe": self.safe,
                 "queued_events": len(self.queue), "next_event_no": self.next_event_no}
+
+
+def _plain(values: dict[str, Any]) -> dict[str, Any]:
+    return {k: v.hex() if isinstance(v, bytes) else list(v) if isinstance(v, tuple) else v
+            for k, v in values.items()}
 
 
 def _zero(field: Any) -> Any:
@@ -412,6 +458,10 @@ class ShoeCore(DeviceCore):
         if not self.contents:
             self.emit("SHOE_EMPTY", now)
         return {"status": Status.OK, "event_no": number}
+
+    def nv_physical(self) -> dict[str, Any]:
+        return {"contents": self.contents, "cut_index": self.cut_index, "dealt": self.dealt,
+                "misreads_pending": self.misreads_pending}
 
     def empty(self, now: float) -> None:
         self.contents.clear()
@@ -500,6 +550,9 @@ class ShufflerCore(DeviceCore):
             self.after(self.action_time * (hand + 1), dealt, now)
         return {"status": Status.OK}
 
+    def nv_physical(self) -> dict[str, Any]:
+        return {"loaded": self.loaded, "missing": self.missing}
+
     def do_roll_dice(self, now: float) -> dict[str, Any]:
         self.meter("dice_rolls")
         return {"status": Status.OK, "dice": tuple(self.rng.randint(1, 6) for _ in range(3))}
@@ -582,6 +635,13 @@ class ReelsCore(DeviceCore):
 
             self.after(self.action_time * (reel + 1), stopped, now)
         return {"status": Status.OK}
+
+    def nv_physical(self) -> dict[str, Any]:
+        return {"positions": self.positions, "display": {str(k): v for k, v in self.display.items()}}
+
+    def nv_restore(self, state: dict[str, Any], now: float) -> None:
+        super().nv_restore(state, now)
+        self.display = {int(k): v for k, v in self.display.items()}
 
     def do_set_display(self, now: float, field: int, value: int) -> dict[str, Any]:
         self.display[field] = value

@@ -19,6 +19,7 @@ Control commands (one text line each, answered with a JSON object)::
     home_fail [N]               the next N home commands fail on reel 3
     load DECKS [CUT]            an operator loads a fresh shoe
     burst N                     emit N events as fast as the queue allows (throughput benchmark)
+    hold | release              stop sending anything (the device keeps working) / send what waited
     quit                        stop the simulator
 """
 
@@ -40,6 +41,7 @@ class Engine:
         self.vanish_for = 0.0
         self.stopping = False
         self.burst_left = 0
+        self.holding = False
 
     def feed(self, data: bytes, now: float) -> None:
         data = self.faults.incoming(data)
@@ -60,8 +62,8 @@ class Engine:
         seconds = self.faults.take_vanish()
         if seconds:
             self.vanish_for = seconds
-        due = []
-        while self.line and self.line[0][0] <= now:
+        due: list[bytes] = []
+        while self.line and self.line[0][0] <= now and not self.holding:
             due.append(self.line.popleft()[1])
         return due
 
@@ -69,7 +71,7 @@ class Engine:
         wake = self.core.next_deadline(now)
         if self.burst_left and self.core.room() > 8:
             wake = min(wake, now + 0.001)
-        if self.line:
+        if self.line and not self.holding:
             wake = min(wake, self.line[0][0])
         return wake
 
@@ -136,6 +138,9 @@ class Engine:
             if cmd == "load" and isinstance(core, ShoeCore):
                 cut = int(args[1]) if len(args) > 1 else None
                 return {"ok": True, "cards": core.load(int(args[0]), cut)}
+            if cmd in ("hold", "release"):
+                self.holding = cmd == "hold"
+                return {"ok": True}
             if cmd == "burst":
                 self.burst_left = int(args[0])
                 return {"ok": True}

@@ -8,6 +8,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -27,19 +28,26 @@ class SimulatorProcess(SimulatorControl):
 
     def __init__(self, kind: str, *, decks: int | None = None, cut_from_bottom: int | None = None,
                  seed: int | None = None, action_time: float | None = None, keep_log: bool = True,
-                 baud: int | None = None) -> None:
+                 baud: int | None = None, persist: bool = False) -> None:
         self.kind = kind
         self._dir = tempfile.mkdtemp(prefix="fbsim-")
         link = os.path.join(self._dir, kind)
         args = [sys.executable, "-m", "firmware_bridge.sim", "--kind", kind, "--link", link, "--exit-on-eof"]
+        if persist:  # non-volatile memory: kill() then restart() is a power cut, not a new device
+            args += ["--state", os.path.join(self._dir, f"{kind}.nv")]
         for flag, value in (("--decks", decks), ("--cut", cut_from_bottom), ("--seed", seed),
                             ("--action-time", action_time), ("--baud", baud)):
             if value is not None:
                 args += [flag, str(value)]
         if not keep_log:
             args.append("--no-log")
+        self._args = args
         self._lock = threading.Lock()
-        self._proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        self._launch()
+
+    def _launch(self) -> None:
+        kind = self.kind
+        self._proc = subprocess.Popen(self._args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                       stderr=subprocess.PIPE, text=True, bufsize=1)
         assert self._proc.stdout is not None
         first = self._proc.stdout.readline()
@@ -67,6 +75,25 @@ class SimulatorProcess(SimulatorControl):
     @property
     def running(self) -> bool:
         return self._proc.poll() is None
+
+    def kill(self) -> None:
+        """SIGKILL the simulator: the device loses power and its port vanishes. The simulator cleans up
+        nothing; its port link is removed as udev removes a by-id link, so nobody opens a reused pty."""
+        with self._lock:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self.port)
+            self._proc.kill()
+            self._proc.wait()
+            for stream in (self._proc.stdin, self._proc.stdout, self._proc.stderr):
+                if stream:
+                    stream.close()
+
+    def restart(self) -> None:
+        """Start the simulator again on the same port path (and, with ``persist``, the same memory)."""
+        with self._lock:
+            if self._proc.poll() is None:
+                raise SimulatorError(f"simulator {self.kind!r} is still running")
+            self._launch()
 
     def stop(self, timeout: float = 3.0) -> None:
         """Stop the simulator process and remove its port link."""

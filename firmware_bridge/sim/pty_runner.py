@@ -18,6 +18,7 @@ import tty
 from typing import Any, TextIO
 
 from firmware_bridge.sim.engine import Engine
+from firmware_bridge.sim.nvram import NvMemory
 
 
 class PtyPort:
@@ -44,11 +45,12 @@ def _point(link: str, target: str) -> None:
 
 
 def run(engine: Engine, *, link: str | None = None, control: bool = True, exit_on_eof: bool = False,
-        baud: int | None = None, out: TextIO = sys.stdout, extra: dict[str, Any] | None = None) -> None:
+        baud: int | None = None, out: TextIO = sys.stdout, extra: dict[str, Any] | None = None,
+        nv: NvMemory | None = None) -> None:
     """Serve ``engine`` on a pty until ``quit`` (or stdin EOF with ``exit_on_eof``, or SIGTERM/SIGINT).
 
     ``baud`` paces the device's output to a real UART's rate (10 bits per byte, 8N1); a pty alone has
-    no line rate."""
+    no line rate. With ``nv`` the device's state is written ahead of every byte it sends."""
     stop = False
 
     def _stop(*_: object) -> None:
@@ -72,6 +74,8 @@ def run(engine: Engine, *, link: str | None = None, control: bool = True, exit_o
         while not stop and not engine.stopping:
             now = time.monotonic()
             due = engine.pump(now)
+            if nv is not None:
+                nv.save(engine.core)
             if port is not None:
                 for chunk in due:
                     pending += chunk
@@ -123,6 +127,8 @@ def run(engine: Engine, *, link: str | None = None, control: bool = True, exit_o
                     data = b""
                 if data:
                     engine.feed(data, now)
+                    if nv is not None:
+                        nv.save(engine.core)
             if stdin_fd is not None and stdin_fd in ready:
                 chunk = os.read(stdin_fd, 4096)
                 if not chunk:
