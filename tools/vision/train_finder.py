@@ -1,0 +1,209 @@
+"""Train the learned card finder on the project's own synthetic scenes and export it to ONNX.
+
+    pip install -e '.[vision-train]'      # torch (CPU), onnx: training only, never at runtime
+    python tools/vision/train_finder.py all --seed 0 --out vision/models/finder.onnx
+
+``all`` = ``generate`` (scene shards from the training families, seeds ``seed*1000 + shard``) then
+``train`` then ``export``; it reproduces the shipped weights on a 2-core machine in well under 90
+minutes. Nothing here reads a real photo.
+
+The network is a small U-Net-like segmenter (about 120 k weights): stride-2 stem, encoder to 1/16,
+decoder back to 1/2 of the input with skip connections, three sigmoid maps at half resolution —
+card interior, card boundary (card/table and card/card edges) and index-corner centres. It uses only
+Conv, BatchNorm (folded on export), ReLU, Resize (nearest) and Concat: ops ``cv2.dnn`` runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+SIZE = 224  # training scene size; the net is fully convolutional and runs at any size at inference
+STRIDE = 2
+
+
+def generate(out: Path, shards: int, per_shard: int, seed: int, first: int = 0) -> None:
+    """Write ``shards`` npz files of ``per_shard`` scenes each (images and uint8 targets)."""
+    import cv2
+    from backgrounds import TRAIN_FAMILIES
+    from scenes import Deck, make_scene, targets
+
+    cv2.setNumThreads(1)
+    out.mkdir(parents=True, exist_ok=True)
+    for k in range(first, first + shards):
+        path = out / f"shard_{k:03d}.npz"
+        if path.exists():
+            continue
+        rng = np.random.default_rng(seed * 1000 + k)
+        decks = [Deck(rng) for _ in range(6)]
+        imgs, tgts = [], []
+        for _ in range(per_shard):
+            s = make_scene(rng, (SIZE, SIZE), TRAIN_FAMILIES, decks)
+            imgs.append(s.image)
+            tgts.append((targets(s, STRIDE) * 255).round().astype(np.uint8))
+        tmp = out / f"shard_{k:03d}.tmp.npz"
+        np.savez(tmp, images=np.stack(imgs), targets=np.stack(tgts))
+        os.replace(tmp, path)
+        print(f"shard {k} written", flush=True)
+
+
+def build_net():  # type: ignore[no-untyped-def]
+    import torch
+    from torch import nn
+
+    def cbr(cin: int, cout: int, stride: int = 1, k: int = 3, dil: int = 1) -> nn.Sequential:
+        pad = dil * (k // 2)
+        return nn.Sequential(
+            nn.Conv2d(cin, cout, k, stride, pad, dilation=dil, bias=False),
+            nn.BatchNorm2d(cout),
+            nn.ReLU(inplace=True),
+        )
+
+    class Finder(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.e1 = cbr(3, 16, 2)  # 1/2
+            self.e2 = nn.Sequential(cbr(16, 24, 2), cbr(24, 24))  # 1/4
+            self.e3 = nn.Sequential(cbr(24, 32, 2), cbr(32, 32))  # 1/8
+            self.e4 = nn.Sequential(cbr(32, 48, 2), cbr(48, 48, dil=2), cbr(48, 48, dil=4))  # 1/16
+            self.up = nn.Upsample(scale_factor=2, mode="nearest")
+            self.d3 = nn.Sequential(cbr(80, 32, k=1), cbr(32, 32))
+            self.d2 = nn.Sequential(cbr(56, 24, k=1), cbr(24, 24))
+            self.d1 = nn.Sequential(cbr(40, 12, k=1), cbr(12, 12))
+            self.head = nn.Conv2d(12, 3, 1)
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            x = x * (1.0 / 255.0) - 0.5
+            a = self.e1(x)
+            b = self.e2(a)
+            c = self.e3(b)
+            d = self.e4(c)
+            c = self.d3(torch.cat([self.up(d), c], 1))
+            b = self.d2(torch.cat([self.up(c), b], 1))
+            a = self.d1(torch.cat([self.up(b), a], 1))
+            return self.head(a)  # logits: interior, boundary, index
+
+    return Finder()
+
+
+def _load(data: Path) -> tuple[np.ndarray, np.ndarray]:
+    imgs, tgts = [], []
+    for p in sorted(data.glob("shard_*.npz")):
+        if ".tmp" in p.name:
+            continue
+        z = np.load(p)
+        imgs.append(z["images"])
+        tgts.append(z["targets"])
+    return np.concatenate(imgs), np.concatenate(tgts)
+
+
+def train(
+    data: Path, out: Path, steps: int, seed: int, batch: int = 8, threads: int = 1, crop: int = 128
+) -> None:
+    import torch
+    import torch.nn.functional as F
+
+    torch.set_num_threads(threads)
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    net = build_net()
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.1)
+    images, tgts = _load(data)
+    print(f"{len(images)} scenes, {sum(p.numel() for p in net.parameters())} weights", flush=True)
+    t0 = time.time()
+    log = []
+    for step in range(steps):
+        if step % 500 == 499:  # pick up shards written since (generation may still be running)
+            images, tgts = _load(data)
+        idx = rng.integers(len(images), size=batch)
+        ox, oy = (int(v) * STRIDE for v in rng.integers((SIZE - crop) // STRIDE + 1, size=2))
+        x = images[idx, oy : oy + crop, ox : ox + crop].astype(np.float32)
+        ty, tx, tc = oy // STRIDE, ox // STRIDE, crop // STRIDE
+        y = tgts[idx, :, ty : ty + tc, tx : tx + tc].astype(np.float32) / 255
+        k = int(rng.integers(4))  # the same rotation / flip for the batch: cheap, and keeps truth aligned
+        x = np.rot90(x, k, axes=(1, 2))
+        y = np.rot90(y, k, axes=(2, 3))
+        if rng.random() < 0.5:
+            x, y = x[:, :, ::-1], y[:, :, :, ::-1]
+        if rng.random() < 0.5:  # colour order swap: a blue cloth is as likely as a red one
+            x = x[..., rng.permutation(3)]
+        xt = torch.from_numpy(np.ascontiguousarray(x.transpose(0, 3, 1, 2)))
+        yt = torch.from_numpy(np.ascontiguousarray(y))
+        logit = net(xt)
+        w_int = torch.ones_like(yt[:, 0])
+        l_int = F.binary_cross_entropy_with_logits(logit[:, 0], yt[:, 0], weight=w_int)
+        l_bnd = F.binary_cross_entropy_with_logits(logit[:, 1], yt[:, 1], pos_weight=torch.tensor(4.0))
+        l_idx = F.binary_cross_entropy_with_logits(logit[:, 2], yt[:, 2], pos_weight=torch.tensor(10.0))
+        loss = l_int + l_bnd + 0.5 * l_idx
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 50 == 0 or step == steps - 1:
+            rec = {
+                "step": step,
+                "loss": round(float(loss), 4),
+                "int": round(float(l_int), 4),
+                "bnd": round(float(l_bnd), 4),
+                "idx": round(float(l_idx), 4),
+                "s": round(time.time() - t0),
+            }
+            log.append(rec)
+            print(json.dumps(rec), flush=True)
+        if step % 500 == 499 or step == steps - 1:
+            torch.save(net.state_dict(), out)
+
+
+def export(weights: Path, out: Path, opset: int = 11) -> None:
+    import torch
+
+    net = build_net()
+    net.load_state_dict(torch.load(weights))
+    net.eval()
+    x = torch.zeros(1, 3, 256, 320)
+    torch.onnx.export(
+        net,
+        x,
+        str(out),
+        opset_version=opset,
+        input_names=["image"],
+        output_names=["maps"],
+        dynamic_axes={"image": {2: "h", 3: "w"}, "maps": {2: "h2", 3: "w2"}},
+        dynamo=False,
+    )
+    print(f"exported {out} ({out.stat().st_size} bytes)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("what", choices=["generate", "train", "export", "all"])
+    ap.add_argument("--data", type=Path, default=Path("/tmp/finder_scenes"))
+    ap.add_argument("--shards", type=int, default=24)
+    ap.add_argument("--first", type=int, default=0)
+    ap.add_argument("--per-shard", type=int, default=200)
+    ap.add_argument("--steps", type=int, default=2400)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--weights", type=Path, default=Path("/tmp/finder.pt"))
+    ap.add_argument("--out", type=Path, default=Path("vision/models/finder.onnx"))
+    a = ap.parse_args()
+    if a.what in ("generate", "all"):
+        generate(a.data, a.shards, a.per_shard, a.seed, a.first)
+    if a.what in ("train", "all"):
+        train(a.data, a.weights, a.steps, a.seed, threads=a.threads)
+    if a.what in ("export", "all"):
+        export(a.weights, a.out)
+
+
+if __name__ == "__main__":
+    main()
