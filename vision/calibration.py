@@ -1,8 +1,9 @@
 """Per-deck calibration: glyph prototypes learned from the user's own deck.
 
 A calibration holds, for the rank and the suit glyph of every card seen during calibration, the
-glyph's feature vector and its label. Recognition blends the shipped network's probabilities with a
-nearest-prototype vote, which pins down a deck whose fonts the network finds unusual.
+glyph's hand-made descriptor (HOG, thumbnail, proportions: the first ``DESCRIPTOR_LEN`` values of its
+features) and its label. Recognition blends the reader's probabilities (CNN or perceptrons alike)
+with a nearest-prototype vote, which pins down a deck whose fonts the reader finds unusual.
 
 New-deck order (US decks, as they come out of the box): A–K of spades, A–K of diamonds, K–A of clubs,
 K–A of hearts.
@@ -18,6 +19,7 @@ import numpy as np
 
 from vision.errors import CalibrationError
 from vision.glyphs import RANK_CLASSES, SUIT_CLASSES
+from vision.index import DESCRIPTOR_LEN
 from vision.sighting import RANKS
 
 NEW_DECK_ORDER: tuple[str, ...] = (
@@ -46,8 +48,8 @@ class Calibration:
             raise CalibrationError(
                 f"cannot calibrate on {code!r}: expected a rank+suit code such as AS or 10H"
             )
-        rf = np.asarray(rank_features, np.float32)[None]
-        sf = np.asarray(suit_features, np.float32)[None]
+        rf = _descriptor(rank_features)[None]
+        sf = _descriptor(suit_features)[None]
         self.rank_features = rf if self.rank_features.size == 0 else np.vstack([self.rank_features, rf])
         self.suit_features = sf if self.suit_features.size == 0 else np.vstack([self.suit_features, sf])
         self.rank_labels = np.append(self.rank_labels, RANK_CLASSES.index(rank)).astype(np.int16)
@@ -60,6 +62,12 @@ class Calibration:
     def _vote(self, feats: np.ndarray, protos: np.ndarray, labels: np.ndarray, n: int) -> np.ndarray | None:
         if protos.size == 0:
             return None
+        feats = _descriptor(feats)
+        if feats.shape[0] != protos.shape[1]:
+            raise CalibrationError(
+                f"calibration prototypes have {protos.shape[1]} values, the glyph {feats.shape[0]}: "
+                "calibrate the deck again with this version"
+            )
         d = np.linalg.norm(protos - feats[None], axis=1)
         scale = float(np.median(d)) + 1e-6
         w = np.exp(-((d / (0.35 * scale)) ** 2))
@@ -119,3 +127,8 @@ class Calibration:
             )
         except (OSError, ValueError, KeyError) as exc:
             raise CalibrationError(f"cannot read calibration {p}: {exc}") from exc
+
+
+def _descriptor(features: np.ndarray) -> np.ndarray:
+    """The part of a glyph's features the prototypes compare (not the CNN reader's canvas)."""
+    return np.asarray(features, np.float32).ravel()[:DESCRIPTOR_LEN]

@@ -1,20 +1,31 @@
-"""The glyph classifier: a small two-layer perceptron per glyph kind, evaluated with numpy.
+"""The glyph classifiers: a rank head and a suit head, each scoring a glyph against its classes plus a
+reject class ``-`` for anything that is not an upright index glyph (pips, art, a sideways index, the
+card edge).
 
-Weights live in ``vision/models/glyphs.npz``; they are trained by ``tools/vision/train_glyphs.py``
-only on the project's own renders (fonts and suit shapes listed with their licences in
-``docs/vision.md``). Each network scores a glyph against its classes plus a reject class ``-`` for
-anything that is not an upright index glyph (pips, art, a sideways index, the card edge).
+Two readers ship, both trained only on the project's own renders (fonts and suit shapes listed with
+their licences in ``docs/vision.md``):
+
+* ``cnn`` (the default): one small CNN over the glyph's 32 × 32 canvas, run by ``cv2.dnn`` from
+  ``vision/models/reader.onnx`` (``vision/reader.py``, trained by ``tools/vision/train_reader.py``);
+* ``mlp``: two-layer perceptrons over HOG features in ``vision/models/glyphs.npz``, evaluated with
+  numpy (trained by ``tools/vision/train_glyphs.py``).
+
+``default_model()`` gives the one named by the environment variable ``DEALER_VISION_READER``
+(``cnn`` or ``mlp``), else ``DEFAULT_READER``.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 
 from vision.errors import ModelError
+from vision.reader import CnnHead, CnnReader
 
 REJECT = "-"
 RANK_CLASSES: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", REJECT)
@@ -34,7 +45,8 @@ class Mlp:
     classes: tuple[str, ...]
 
     def logits(self, x: np.ndarray) -> np.ndarray:
-        z = (np.atleast_2d(x).astype(np.float32) - self.mean) / self.std
+        x = np.atleast_2d(x)[:, : self.mean.size]  # the hand-made descriptor, not the CNN's canvas
+        z = (x.astype(np.float32) - self.mean) / self.std
         h = np.maximum(z @ self.w1 + self.b1, 0.0)
         return h @ self.w2 + self.b2
 
@@ -59,7 +71,9 @@ class MlpEnsemble:
         return np.mean([m.probabilities(x) for m in self.members], axis=0)
 
 
-def _members(net: Mlp | MlpEnsemble) -> tuple[Mlp, ...]:
+def _members(net: Mlp | MlpEnsemble | CnnHead) -> tuple[Mlp, ...]:
+    if isinstance(net, CnnHead):
+        raise ModelError("a CNN reader head has no perceptron members")
     return net.members if isinstance(net, MlpEnsemble) else (net,)
 
 
@@ -71,8 +85,14 @@ class GlyphModel:
     ``rank1_w1``, ``rank2_w1`` ….
     """
 
-    rank: Mlp | MlpEnsemble
-    suit: Mlp | MlpEnsemble
+    rank: Mlp | MlpEnsemble | CnnHead
+    suit: Mlp | MlpEnsemble | CnnHead
+
+    @classmethod
+    def cnn(cls, path: str | Path | None = None) -> GlyphModel:
+        """The CNN reader from ONNX ``path``, or the one shipped in the package."""
+        reader = CnnReader.load(path)
+        return cls(CnnHead(reader, "rank"), CnnHead(reader, "suit"))
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> GlyphModel:
@@ -115,6 +135,8 @@ class GlyphModel:
     def save(self, path: str | Path) -> None:
         arrays = {}
         for prefix, net in (("rank", self.rank), ("suit", self.suit)):
+            if isinstance(net, CnnHead):
+                raise ModelError("the CNN reader is saved as ONNX by tools/vision/train_reader.py, not here")
             for i, m in enumerate(_members(net)):
                 name = prefix if i == 0 else f"{prefix}{i}"
                 for k in ("mean", "std", "w1", "b1", "w2", "b2"):
@@ -129,11 +151,17 @@ class GlyphModel:
         return cls(MlpEnsemble(rank), MlpEnsemble(suit))
 
 
-_DEFAULT: GlyphModel | None = None
+ReaderName = Literal["cnn", "mlp"]
+DEFAULT_READER: ReaderName = "mlp"
+_DEFAULTS: dict[str, GlyphModel] = {}
 
 
-def default_model() -> GlyphModel:
-    global _DEFAULT
-    if _DEFAULT is None:
-        _DEFAULT = GlyphModel.load()
-    return _DEFAULT
+def default_model(name: str | None = None) -> GlyphModel:
+    """The shipped reader ``name`` (``cnn`` or ``mlp``); by default ``$DEALER_VISION_READER`` or
+    ``DEFAULT_READER``. Loaded once per process."""
+    name = name or os.environ.get("DEALER_VISION_READER") or DEFAULT_READER
+    if name not in ("cnn", "mlp"):
+        raise ModelError(f"unknown glyph reader {name!r}: expected 'cnn' or 'mlp'")
+    if name not in _DEFAULTS:
+        _DEFAULTS[name] = GlyphModel.cnn() if name == "cnn" else GlyphModel.load()
+    return _DEFAULTS[name]

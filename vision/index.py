@@ -20,6 +20,7 @@ PATCH_W = 0.36  # patch size in card widths
 PATCH_H = 0.62
 PW, PH = int(PATCH_W * PX), int(PATCH_H * PX)
 GLYPH = 24  # glyphs are described on a GLYPH × GLYPH canvas
+CANVAS = 32  # … and shown to the CNN reader on a CANVAS × CANVAS one
 CELL = 6
 BINS = 9
 _CELL_OF = (np.arange(GLYPH)[:, None] // CELL) * (GLYPH // CELL) + (np.arange(GLYPH)[None, :] // CELL)
@@ -84,19 +85,38 @@ class IndexGlyphs:
     rank_alternatives: tuple[Glyph, ...] = ()
 
 
+def _fit(crop: np.ndarray, size: int, margin: int) -> np.ndarray:
+    """``crop`` scaled (aspect kept) to fill a ``size`` × ``size`` canvas less ``margin``, centred."""
+    h, w = crop.shape
+    s = (size - margin) / max(w, h)
+    nw, nh = max(1, int(round(w * s))), max(1, int(round(h * s)))
+    interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
+    small = cv2.resize(crop, (nw, nh), interpolation=interp)
+    canvas = np.zeros((size, size), np.uint8)
+    ox, oy = (size - nw) // 2, (size - nh) // 2
+    canvas[oy : oy + nh, ox : ox + nw] = small
+    return canvas
+
+
 def _describe(ink: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
+    """HOG, thumbnail and proportions (``DESCRIPTOR_LEN`` values), then the CNN reader's canvas."""
     x, y, w, h = box
     crop = ink[y : y + h, x : x + w]
-    s = (GLYPH - 2) / max(w, h)
-    nw, nh = max(1, int(round(w * s))), max(1, int(round(h * s)))
-    small = cv2.resize(crop, (nw, nh), interpolation=cv2.INTER_AREA)
-    canvas = np.zeros((GLYPH, GLYPH), np.uint8)
-    ox, oy = (GLYPH - nw) // 2, (GLYPH - nh) // 2
-    canvas[oy : oy + nh, ox : ox + nw] = small
+    canvas = _fit(crop, GLYPH, 2)
     grad = hog(canvas)
     pix = cv2.resize(canvas, (12, 12), interpolation=cv2.INTER_AREA).astype(np.float32).ravel() / 255.0
     shape = np.array([np.log(h / max(w, 1)), h / PX * 4, w / PX * 4], np.float32)
-    return np.concatenate([grad, pix, shape])
+    big = _fit(crop, CANVAS, 4).astype(np.float32).ravel() / 255.0
+    return np.concatenate([grad, pix, shape, big])
+
+
+DESCRIPTOR_LEN = (GLYPH // CELL - 1) ** 2 * 4 * BINS + 12 * 12 + 3  # the hand-made part of a glyph's features
+
+
+def canvas_of(features: np.ndarray) -> np.ndarray:
+    """The CNN reader's input (N × 1 × CANVAS × CANVAS, ink 1, paper 0) from glyph features."""
+    f = np.atleast_2d(np.asarray(features, np.float32))
+    return f[:, DESCRIPTOR_LEN : DESCRIPTOR_LEN + CANVAS * CANVAS].reshape(-1, 1, CANVAS, CANVAS)
 
 
 def _percentiles(values: np.ndarray, qs: tuple[float, ...]) -> list[float]:

@@ -2,6 +2,11 @@
 camera (perspective, blur, noise, lighting, JPEG) and cut by the same code the recogniser uses.
 
     python tools/vision/make_glyphs.py --cards 9000 --out /tmp/glyphs.npz
+
+``--fonts heldout`` draws every deck's rank glyphs (and font suits) from the held-out font families
+only (``fonts.HELD_OUT``), for the synthetic reader benchmark; training uses ``--fonts train``.
+Besides the hand-made descriptors (``xr``/``xs``) it stores the CNN reader's glyph canvases
+(``cr``/``cs``, uint8).
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from fonts import font_files, suit_from_font, text_mask  # noqa: E402
 
 from vision.detect import CardQuad  # noqa: E402
 from vision.glyphs import RANK_CLASSES, REJECT, SUIT_CLASSES  # noqa: E402
-from vision.index import PX, cut_patch, segment_index  # noqa: E402
+from vision.index import DESCRIPTOR_LEN, PX, canvas_of, cut_patch, segment_index  # noqa: E402
 from vision.render import (  # noqa: E402
     HERSHEY_FONTS,
     CardStyle,
@@ -64,9 +69,11 @@ def round_club(rng: np.random.Generator) -> np.ndarray:
     return m[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
 
 
-def random_style(rng: np.random.Generator, fonts: list[str], suit_fonts: list[str]) -> CardStyle:
+def random_style(
+    rng: np.random.Generator, fonts: list[str], suit_fonts: list[str], font_share: float = 0.7
+) -> CardStyle:
     rank_masks: dict[str, np.ndarray] = {}
-    if rng.random() < 0.7:
+    if rng.random() < font_share:
         path = fonts[int(rng.integers(len(fonts)))]
         for r in RANKS:
             m = text_mask(path, r)
@@ -183,18 +190,20 @@ def iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
     return inter / (aw * ah + bw * bh - inter + 1e-9)
 
 
-def make(n_cards: int, seed: int) -> dict[str, np.ndarray]:
+def make(n_cards: int, seed: int, split: str = "train") -> dict[str, np.ndarray]:
     rng = np.random.default_rng(seed)
-    fonts = font_files()
+    fonts = font_files(split)  # type: ignore[arg-type]
     suit_fonts = [f for f in fonts if all(suit_from_font(f, s) is not None for s in SUITS)]
     print(f"{len(fonts)} fonts, {len(suit_fonts)} with suit symbols", flush=True)
     xr: list[np.ndarray] = []
     yr: list[int] = []
     xs: list[np.ndarray] = []
     ys: list[int] = []
+    cr: list[np.ndarray] = []
+    cs: list[np.ndarray] = []
     codes = [r + s for s in SUITS for r in RANKS]
     for i in range(n_cards):
-        style = random_style(rng, fonts, suit_fonts)
+        style = random_style(rng, fonts, suit_fonts, 1.0 if split == "heldout" else 0.7)
         u = rng.random()
         back = u < 0.06
         code = "BK" if back else "JK" if u < 0.1 else codes[int(rng.integers(len(codes)))]
@@ -218,10 +227,18 @@ def make(n_cards: int, seed: int) -> dict[str, np.ndarray]:
                         rank = REJECT
                     if g.suit is not None and iou(tuple(v * PX for v in sb), g.suit.box) < 0.3:
                         suit = REJECT
-                xr.append(g.rank.features)
+                xr.append(g.rank.features[:DESCRIPTOR_LEN])
+                cr.append(canvas_u8(g.rank.features))
                 yr.append(RANK_CLASSES.index(rank))
+                for alt in g.rank_alternatives:
+                    # the left part of a "10" alone (a "1" must not pass for a 7 or an A)
+                    good = positive and iou(tuple(v * PX for v in rb), alt.box) >= 0.6
+                    xr.append(alt.features[:DESCRIPTOR_LEN])
+                    cr.append(canvas_u8(alt.features))
+                    yr.append(RANK_CLASSES.index(code[:-1] if good else REJECT))
                 if g.suit is not None:
-                    xs.append(g.suit.features)
+                    xs.append(g.suit.features[:DESCRIPTOR_LEN])
+                    cs.append(canvas_u8(g.suit.features))
                     ys.append(SUIT_CLASSES.index(suit))
         if i % 500 == 0:
             print(f"{i}/{n_cards} cards, {len(yr)} rank glyphs", flush=True)
@@ -230,7 +247,13 @@ def make(n_cards: int, seed: int) -> dict[str, np.ndarray]:
         "yr": np.array(yr, np.int16),
         "xs": np.array(xs, np.float32),
         "ys": np.array(ys, np.int16),
+        "cr": np.array(cr, np.uint8),
+        "cs": np.array(cs, np.uint8),
     }
+
+
+def canvas_u8(features: np.ndarray) -> np.ndarray:
+    return np.round(canvas_of(features)[0, 0] * 255).astype(np.uint8)
 
 
 def main() -> None:
@@ -238,8 +261,9 @@ def main() -> None:
     ap.add_argument("--cards", type=int, default=9000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default="/tmp/glyphs.npz")
+    ap.add_argument("--fonts", choices=("train", "heldout"), default="train")
     a = ap.parse_args()
-    data = make(a.cards, a.seed)
+    data = make(a.cards, a.seed, a.fonts)
     np.savez_compressed(a.out, **data)
     print({k: v.shape for k, v in data.items()})
 
