@@ -20,9 +20,9 @@ from dealer.table.night import Night
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     """Two tables (autoplay off: the test steps play itself), three guests, no devices."""
-    settings = NightSettings(night={"dir": tmp_path, "guests": ("Ann", "Bob", "Cy")},
-                             tables=[{"id": "bj", "name": "Blackjack", "game": "blackjack", "autoplay": False},
-                                     {"id": "bac", "name": "Baccarat", "game": "baccarat", "autoplay": False}])
+    tables = [{"id": "bj", "name": "Blackjack", "game": "blackjack", "autoplay": False},
+              {"id": "bac", "name": "Baccarat", "game": "baccarat", "autoplay": False}]
+    settings = NightSettings(night={"dir": tmp_path, "guests": ("Ann", "Bob", "Cy")}, tables=tables)
     with TestClient(create_app(lambda: Night.open(settings))) as test_client:
         yield test_client
 
@@ -80,7 +80,8 @@ def test_a_night_through_the_api(client: TestClient) -> None:
     stood = ok(client.delete("/api/tables/bj/seats/4"))
     assert stood["status"] == "stood" and stood["player"]["cage_chips"] == 500 + chips
 
-    ok(client.post("/api/tables/bac/seats", json={"player_id": dee["id"], "seat": 2, "chips": 500 + chips}), 201)
+    move = {"player_id": dee["id"], "seat": 2, "chips": 500 + chips}
+    ok(client.post("/api/tables/bac/seats", json=move), 201)
     play_a_round(client, "bac")
     ok(client.delete("/api/tables/bac/seats/2"))
     paid = ok(client.post(f"/api/players/{dee['id']}/cash-out"), 201)["paid"]
@@ -132,5 +133,6 @@ def test_the_game_changes_from_the_api_and_is_logged(client: TestClient) -> None
     assert changed["game"] == "baccarat"
     assert ok(client.get("/api/tables"))[0]["game"] == "baccarat"
     events = ok(client.get("/api/tables/bj/events", params={"last": 20}))
-    assert any(e["kind"] == "table.pause" and "blackjack -> baccarat" in e["payload"]["reason"] for e in events)
+    assert any(e["kind"] == "table.pause" and "blackjack -> baccarat" in e["payload"]["reason"]
+               for e in events)
     assert ok(client.get("/api/tables/bj/state"))["players"][0]["name"] == "Bob"  # still seated

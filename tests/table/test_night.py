@@ -55,7 +55,8 @@ def table_transfers(db: Path) -> list[tuple[str, str, int, str]]:
     import json
 
     with sqlite3.connect(db) as conn:
-        rows = conn.execute("SELECT payload FROM events WHERE kind = 'chips.transfer' ORDER BY seq").fetchall()
+        rows = conn.execute("SELECT payload FROM events WHERE kind = 'chips.transfer' ORDER BY seq")
+        rows = rows.fetchall()
     return [(d["source"], d["target"], d["amount"], d["reason"]) for d in (json.loads(r[0]) for r in rows)]
 
 
@@ -65,7 +66,8 @@ def test_guests_buy_in_sit_play_move_and_cash_out(night: Night, tmp_path: Path) 
     night.buy_in(ann.id, 1000)
     night.sit("bj", ann.id, 3, 600)
     state = night.host("bj").table.public_state()
-    assert state["players"] == [{"seat": 3, "player_id": ann.id, "name": "Ann", "chips": 600, "leaving": False}]
+    seated = {"seat": 3, "player_id": ann.id, "name": "Ann", "chips": 600, "leaving": False}
+    assert state["players"] == [seated]
     play(night, "bj", 60)
     play_to_round_end(night, "bj")
     assert night.stand("bj", 3)["status"] == "stood"
@@ -205,7 +207,8 @@ def test_night_file_errors_name_the_file_the_key_and_what_was_expected(tmp_path:
         load_night(write(tmp_path, '[[tables]]\nid = "Table One!"\n'))
     with pytest.raises(ConfigError, match="at least one"):
         load_night(write(tmp_path, '[night]\nname = "x"\n'))
-    settings = load_night(write(tmp_path, f'[night]\ndir = "{tmp_path}"\n[[tables]]\nid = "x"\ngame = "roulette"\n'))
+    text = f'[night]\ndir = "{tmp_path}"\n[[tables]]\nid = "x"\ngame = "roulette"\n'
+    settings = load_night(write(tmp_path, text))
     with pytest.raises(ConfigError, match=r"tables.0 \(id 'x'\).*unknown game 'roulette'"):
         Night.open(settings)
 
