@@ -51,7 +51,7 @@ const act = (fn) => async (ev) => {
 };
 const gameKey = () => ((current && current.game) || "").split(":")[0];
 const post = (name, body) => api("POST", tablePath(name), body);
-function tableId() { return TABLE_ID || (current && current.table) || ""; }
+function tableId() { return TABLE_ID || (current && (current.table_id || current.table)) || ""; }
 
 function label(option) { return LABELS[option] || option.charAt(0).toUpperCase() + option.slice(1).replace(/-/g, " "); }
 
@@ -230,10 +230,10 @@ function render(state) {
   current = state;
   document.body.dataset.seq = state.seq;
   document.body.dataset.game = state.game || "";
-  $("table-name").textContent = state.name || state.table || "table";
-  $("game-title").textContent = gameTitle(state.game);
+  $("table-name").textContent = state.table_name || state.table || "table";
+  $("game-title").textContent = gameTitle(state.game) === (state.table_name || "") ? "" : gameTitle(state.game);
   $("seq").textContent = `#${state.seq}`;
-  $("prompt").textContent = promptText(state.prompt) || "no game yet";
+  $("prompt").textContent = promptText(state.prompt, state) || "no game yet";
   const buttons = optionButtons(state);
   if (state.prompt && state.prompt.step === "card") buttons.push(el("p", { class: "pad-hint", text: "The next card: tap it on the card pad below, or let the shoe read it." }));
   $("options").replaceChildren(...buttons);

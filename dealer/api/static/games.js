@@ -71,6 +71,7 @@ GAME_VIEWS.blackjack = (g, state) => {
     wrap.append(box);
   }
   if (last) wrap.append(el("p", { class: "last-round", "data-round": last.round, text: `Round ${last.round}: dealer ${last.dealer_total} — ` +
+    entries(last.seats).map(([n, s]) => `${seatName(state, n)} ${(s.hands || []).map((h) => h.result).join("/")}`).join(", "), "data-text": `Round ${last.round}: dealer ${last.dealer_total} — ` +
     entries(last.seats).map(([n, s]) => `seat ${n} ${(s.hands || []).map((h) => h.result).join("/")}`).join(", ") }));
   const shoe = state.shoe;
   const pen = shoe ? Math.round(100 * shoe.penetration) : null;

@@ -159,7 +159,10 @@ function pausedText(state) {
   return Object.entries(state.paused || {}).map(([src, why]) => `${src}: ${why}`).join(" · ");
 }
 
-function promptText(p) { return p ? (p.text || `${p.step}${p.who ? " · " + p.who : ""}`) : ""; }
+function promptText(p, state) {
+  const text = p ? (p.text || `${p.step}${p.who ? " · " + p.who : ""}`) : "";
+  return state ? text.replace(/\bseat[ -](\d+)\b/g, (m, n) => seatName(state, n)) : text;
+}
 
 const GAME_TITLES = { blackjack: "Blackjack", baccarat: "Baccarat", "chemin-de-fer": "Chemin de fer", pontoon: "Pontoon", faro: "Faro",
   "trente-et-quarante": "Trente et quarante", "red-dog": "Red dog", "in-between": "In-between", "high-card-pool": "High-card pool",

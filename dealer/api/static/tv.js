@@ -43,9 +43,9 @@ function render(state) {
   document.body.dataset.seq = state.seq;
   document.body.dataset.game = state.game || "";
   document.title = `${state.table} · TV`;
-  document.getElementById("table-name").textContent = state.name || state.table || "table";
-  document.getElementById("game-title").textContent = gameTitle(state.game);
-  document.getElementById("prompt").textContent = promptText(state.prompt);
+  document.getElementById("table-name").textContent = state.table_name || state.table || "table";
+  document.getElementById("game-title").textContent = gameTitle(state.game) === (state.table_name || "") ? "" : gameTitle(state.game);
+  document.getElementById("prompt").textContent = promptText(state.prompt, state);
   document.getElementById("seq").textContent = `#${state.seq}`;
   const paused = document.getElementById("paused");
   const why = pausedText(state);
