@@ -100,7 +100,7 @@ static void drive(char port, int bit, int level) {
 static int door_open, jam_on;
 
 static void drive_common(void) {
-    drive('D', 2, door_open);   /* HIGH = open */
+    drive('D', 2, !door_open);  /* LOW = open (simavr polls a LOW INT0 pin every cycle: keep it rare) */
     drive('D', 3, !jam_on);     /* LOW = jammed */
 }
 
@@ -360,6 +360,10 @@ static void chip_reset(const char *cause) {
     reel_idx[0] = reel_idx[1] = reel_idx[2] = -1;  /* coils dropped with the outputs */
     spi_cmd = -1;
     drive_world();
+    /* the reset cleared PINx, and simavr does not re-raise an IRQ whose level did not change */
+    static const int pin_addr[3] = {0x23, 0x26, 0x29};
+    for (int i = 0; i < 3; i++)
+        avr->data[pin_addr[i]] = (uint8_t)((avr->data[pin_addr[i]] & ~ext_mask[i]) | (ext_value[i] & ext_mask[i]));
 }
 
 static uint32_t diag_u32(int offset) {

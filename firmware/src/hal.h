@@ -4,7 +4,7 @@
  * The wiring table for each device is in firmware/README.md; keep the two in step.
  *
  *   every device   D0/D1  UART to the host (115200 8N1)
- *                  D2     door switch      (input, pull-up; HIGH = door open)
+ *                  D2     door switch      (input, pull-up; LOW  = door open: NC contact held open by the closed door)
  *                  D3     jam sensor       (input, pull-up; LOW  = jammed)
  *                  A3     status LED       (output; on = link up)
  *   shoe           D4     card present     (input, pull-up; LOW  = a card waits at the gate)
@@ -36,7 +36,7 @@
 #endif
 
 /* common inputs */
-#define DOOR_OPEN()   ((PIND & _BV(PD2)) != 0)
+#define DOOR_OPEN()   ((PIND & _BV(PD2)) == 0)
 #define JAM_SENSOR()  ((PIND & _BV(PD3)) == 0)
 #define LED_ON()      (PORTC |= _BV(PC3))
 #define LED_OFF()     (PORTC &= (uint8_t)~_BV(PC3))

@@ -327,9 +327,11 @@ static int8_t payload_len(uint8_t type) {  /* host commands in the message table
     }
 }
 
-static uint8_t cmd_index(uint8_t type) {
-    return (uint8_t)(type < 0x10 ? type : type < 0x20 ? 4 + (type - 0x10) : type < 0x30 ? 6 + (type - 0x20)
-                                                                          : 10 + (type - 0x30));
+static uint8_t cmd_index(uint8_t type) {  /* 0x01-0x05 -> 1..5, 0x10.. -> 6.., 0x20.. -> 8.., 0x30.. -> 12.. */
+    if (type < 0x10) return type;
+    if (type < 0x20) return (uint8_t)(6 + type - 0x10);
+    if (type < 0x30) return (uint8_t)(8 + type - 0x20);
+    return (uint8_t)(12 + type - 0x30);
 }
 
 static void hello(uint8_t seq, const uint8_t *p, uint8_t len) {
@@ -498,13 +500,13 @@ int main(void) {
     for (;;) {
         hal_watchdog_kick();
         uint32_t now = hal_millis();
-        int16_t byte;
-        while ((byte = uart_getc()) >= 0) rx_byte((uint8_t)byte, now);
-        if (reboot_pending && uart_tx_idle()) hal_reboot();
-        if (!safe && now - last_host_ms > HEARTBEAT_MS) {
+        if (!safe && now - last_host_ms > HEARTBEAT_MS) {  /* before the bytes: a PING reports it first */
             safe = 1;
             device_safe();
         }
+        int16_t byte;
+        while ((byte = uart_getc()) >= 0) rx_byte((uint8_t)byte, now);
+        if (reboot_pending && uart_tx_idle()) hal_reboot();
         common_poll_inputs();
         device_poll(now);
         events_poll(now);

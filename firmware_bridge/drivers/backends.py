@@ -3,6 +3,8 @@
 ==================  ===================================================================================
 ``"sim"``           an in-memory simulated device (``sim://`` URL); options: decks, seed, cut_from_bottom
 ``"pty"``           a simulator in its own process on a real pty; same options
+``"avr"``           the reference firmware (``firmware/``) running under simavr on a real pty, built with
+                    ``make`` first if needed; options: decks, seed, cut_from_bottom
 ``"serial"``        a real port: ``port="/dev/ttyUSB0"`` (or any pyserial URL)
 a path or URL       ``"/dev/ttyACM0"``, ``"socket://host:7000"``, ``"rfc2217://..."``, ``"sim://name"``
 ==================  ===================================================================================
@@ -20,7 +22,7 @@ from firmware_bridge.drivers.shoe import Shoe
 from firmware_bridge.drivers.shuffler import Shuffler
 
 DRIVERS: dict[str, type[Device]] = {"shoe": Shoe, "shuffler": Shuffler, "reels": ReelDisplay}
-BACKENDS = ("sim", "pty", "serial")
+BACKENDS = ("sim", "pty", "avr", "serial")
 SIM_OPTIONS = ("decks", "seed", "cut_from_bottom", "action_time")
 
 D = TypeVar("D", bound=Device)
@@ -38,8 +40,14 @@ def _open(cls: type[D], kind: str, target: str, options: dict[str, Any]) -> D:
 
         process = start_simulator(kind, **sim_options)
         return cls(process.port, simulator=process, on_close=process.stop, **options)
+    if target == "avr":
+        from firmware_bridge.drivers.avr import start_avr
+
+        sim_options.pop("action_time", None)
+        process = start_avr(kind, **sim_options)
+        return cls(process.port, simulator=process, on_close=process.stop, **options)
     if sim_options:
-        raise ValueError(f"{', '.join(sim_options)} only apply to the sim and pty backends, not {target!r}")
+        raise ValueError(f"{', '.join(sim_options)} only apply to the sim, pty and avr backends, not {target!r}")
     if target == "serial":
         try:
             target = options.pop("port")

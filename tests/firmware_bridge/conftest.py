@@ -1,4 +1,5 @@
-"""Backends for the contract suite: an in-memory pipe, a simulator process on a real pty, and real hardware
+"""Backends for the contract suite: an in-memory pipe, a simulator process on a real pty, the reference
+firmware under simavr (``avr``; skipped when the AVR toolchain or simavr is not installed), and real hardware
 when ``FB_SHOE_PORT`` / ``FB_SHUFFLER_PORT`` / ``FB_REELS_PORT`` names a port (skipped otherwise)."""
 
 from __future__ import annotations
@@ -11,8 +12,9 @@ import pytest
 from fb_support import Opener
 
 from firmware_bridge import Device, open_device
+from firmware_bridge.drivers.avr import missing_toolchain
 
-BACKENDS = ["memory", "pty", "hardware"]
+BACKENDS = ["memory", "pty", "avr", "hardware"]
 
 
 @pytest.fixture(params=BACKENDS)
@@ -28,6 +30,11 @@ def open_kind(request: pytest.FixtureRequest) -> Iterator[Opener]:
             if not port:
                 pytest.skip(f"set FB_{kind.upper()}_PORT to run the contract suite on a real {kind}")
             device = open_device(kind, port, **link)
+        elif backend == "avr":
+            reason = missing_toolchain()
+            if reason:
+                pytest.skip(f"the avr backend needs the AVR toolchain and simavr: {reason}")
+            device = open_device(kind, "avr", **options, **link)
         else:
             device = open_device(kind, "sim" if backend == "memory" else "pty", **options, **link)
         opened.append(device)
