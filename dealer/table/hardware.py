@@ -7,6 +7,12 @@ pseudo-terminal and opens it through the real driver (exactly as a USB adapter w
 Device events become table operations: a card out of the shoe goes through :class:`CardIntake`
 with the camera's sighting; jams, an open door, a lost link or a device reset pause the game until
 cleared; the cut card and an empty shoe are logged.
+
+A lost link (cable kicked out, device without power) pauses the table under its own source,
+``"<kind> link"``, with the reason, and resumes it by itself once the link is back: the link delivers
+every event the device queued meanwhile exactly once. A device that rebooted and lost what it had not
+sent yet also pauses the table, until the dealer has recounted and resumes. Simulated devices keep
+non-volatile memory, as a shoe that survives a power cut does.
 """
 
 from __future__ import annotations
@@ -27,12 +33,28 @@ log = logging.getLogger(__name__)
 
 # Faults that stop play, and the events that clear them (a reset needs the dealer to resume).
 PAUSING: dict[type[fb.DeviceEvent], str] = {
-    fb.Jam: "jam", fb.DoorOpen: "door open", fb.LinkDown: "link down",
+    fb.Jam: "jam", fb.DoorOpen: "door open",
     fb.DeviceReset: "device reset: recount the cards and resume", fb.ReelHomeFailed: "reel home failure",
     fb.QueueOverflow: "device event queue overflowed: check the last cards",
 }
-CLEARING: dict[type[fb.DeviceEvent], str] = {fb.JamCleared: "jam", fb.DoorClosed: "door open",
-                                             fb.LinkUp: "link down"}
+CLEARING: dict[type[fb.DeviceEvent], str] = {fb.JamCleared: "jam", fb.DoorClosed: "door open"}
+
+
+def link_source(kind: str) -> str:
+    """The pause source of a device's link, apart from the device's own faults (a jam stays a jam)."""
+    return f"{kind} link"
+
+
+def link_down_reason(kind: str, event: fb.LinkDown) -> str:
+    return (f"the {kind} is not answering ({event.reason}); check its cable and power. "
+            "Play resumes by itself when it is back")
+
+
+def _open_simulated(kind: str, decks: int) -> fb.Device:
+    """A simulator process on a pty with non-volatile memory, opened through the real driver."""
+    process = fb.start_simulator(kind, decks=None if kind == "reels" else decks, persist=True)
+    driver = {"shoe": fb.Shoe, "shuffler": fb.Shuffler, "reels": fb.ReelDisplay}[kind]
+    return driver(process.port, simulator=process, on_close=process.stop)
 
 
 @dataclass
@@ -76,8 +98,7 @@ class TableHardware:
             target = getattr(self.settings.devices, kind)
             if target == "none":
                 continue
-            options: dict[str, Any] = {"decks": decks} if target == "sim" and kind != "reels" else {}
-            device = fb.open_device(kind, "pty" if target == "sim" else target, **options)
+            device = _open_simulated(kind, decks) if target == "sim" else fb.open_device(kind, target)
             self.devices[kind] = device
             self._unsubscribe.append(device.on_event(lambda event, kind=kind: self._event(kind, event)))
         if self.settings.devices.camera == "sim" and "shoe" in self.devices:
@@ -170,6 +191,13 @@ class TableHardware:
             self.submit(CutCardOut(event.cards_dealt))
         elif isinstance(event, fb.ShoeEmpty):
             self.submit(CloseShoe(emptied=True))
+        elif isinstance(event, fb.LinkDown):
+            self.submit(PauseTable(link_source(kind), link_down_reason(kind, event)))
+        elif isinstance(event, fb.LinkUp):
+            self.submit(ResumeTable(link_source(kind)))
+        elif isinstance(event, fb.DeviceReset) and event.events_kept:
+            log.warning("the %s restarted (%s) and kept its events: nothing to recount", kind,
+                        event.reset_cause)
         elif type(event) in PAUSING:
             self.submit(PauseTable(kind, PAUSING[type(event)]))
         elif type(event) in CLEARING:

@@ -20,6 +20,7 @@ Control commands (one text line each, answered with a JSON object)::
     load DECKS [CUT]            an operator loads a fresh shoe
     burst N                     emit N events as fast as the queue allows (throughput benchmark)
     hold | release              stop sending anything (the device keeps working) / send what waited
+    hold_after COMMAND          hold as soon as the device has run COMMAND (e.g. DEAL), before it replies
     quit                        stop the simulator
 """
 
@@ -42,11 +43,16 @@ class Engine:
         self.stopping = False
         self.burst_left = 0
         self.holding = False
+        self.hold_after: tuple[str, int] | None = None  # (command, times run when asked)
 
     def feed(self, data: bytes, now: float) -> None:
         data = self.faults.incoming(data)
         if data:
             self.core.receive(data, now)
+        if self.hold_after is not None:
+            name, runs = self.hold_after
+            if self.core.stats.executed[name] > runs:
+                self.holding, self.hold_after = True, None
 
     def pump(self, now: float) -> list[bytes]:
         """Run timers, pass new frames through the fault injector and return the bytes due now."""
@@ -88,7 +94,7 @@ class Engine:
         try:
             if cmd == "stats":
                 return {"ok": True, "device": core.stats.to_dict(), "faults": self.faults.to_dict(),
-                        "state": core.describe()}
+                        "state": core.describe(), "holding": self.holding}
             if cmd == "events":
                 start = int(args[0]) if args else 0
                 return {"ok": True, "events": [list(e) for e in core.stats.event_log[start:]]}
@@ -139,7 +145,11 @@ class Engine:
                 cut = int(args[1]) if len(args) > 1 else None
                 return {"ok": True, "cards": core.load(int(args[0]), cut)}
             if cmd in ("hold", "release"):
-                self.holding = cmd == "hold"
+                self.holding, self.hold_after = cmd == "hold", None
+                return {"ok": True}
+            if cmd == "hold_after":
+                name = args[0].upper()
+                self.hold_after = (name, core.stats.executed[name])
                 return {"ok": True}
             if cmd == "burst":
                 self.burst_left = int(args[0])
