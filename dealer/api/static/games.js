@@ -13,7 +13,7 @@ function resultsList(results, cls = "results") {
   const ul = el("ul", { class: cls });
   for (const r of results || []) {
     ul.append(el("li", { "data-seat": r.seat, "data-result": r.result || r.outcome || "", "data-net": r.net ?? r.won ?? 0,
-      text: `${r.seat}${r.bet != null && typeof r.bet === "string" ? " " + r.bet : ""}: ${r.result || r.outcome} ${signed(r.net ?? r.won ?? 0)}` }));
+      text: `${who(r.seat)}${r.bet != null && typeof r.bet === "string" ? " " + r.bet : ""}: ${r.result || r.outcome} ${signed(r.net ?? r.won ?? 0)}` }));
   }
   return ul;
 }
@@ -149,7 +149,7 @@ GAME_VIEWS["trente-et-quarante"] = (g) => {
   }
   const bets = g.bets || [];
   if (bets.length) wrap.append(grid(["Seat", "Bet", "Chips"], bets.map((b) => el("tr", { class: "tq-bet", "data-seat": b.seat, "data-bet": b.bet, "data-amount": b.amount },
-    el("td", { text: b.seat }), el("td", { text: b.bet }), el("td", { text: b.amount })))));
+    el("td", { text: who(b.seat) }), el("td", { text: b.bet }), el("td", { text: b.amount })))));
   const coups = (g.history || []).filter((h) => !h.void);
   const marqueur = el("div", { class: "marqueur" });
   for (const c of coups.slice(-30)) {
@@ -181,7 +181,7 @@ GAME_VIEWS["red-dog"] = (g) => {
   wrap.append(el("p", { class: "spread", "data-spread": g.spread ?? "", text: `${spreadText(g.spread)}${payout ? ` · pays ${payout}` : ""}` }));
   const seats = Object.keys(g.bets || {});
   if (seats.length) wrap.append(grid(["Seat", "Bet", "Raise"], seats.map((s) => el("tr", { class: "rd-bet", "data-seat": s, "data-amount": g.bets[s], "data-raise": g.raises[s] ?? "" },
-    el("td", { text: s }), el("td", { text: g.bets[s] }), el("td", { text: g.raises[s] ?? "" })))));
+    el("td", { text: who(s) }), el("td", { text: g.bets[s] }), el("td", { text: g.raises[s] ?? "" })))));
   const list = el("ol", { class: "hands history" });
   for (const h of (g.history || []).slice(-8).reverse()) {
     list.append(el("li", { class: "rd-hand", "data-hand": h.hand, "data-spread": h.spread }, el("span", { text: `Hand ${h.hand}: ${spreadText(h.spread)} ` }), cardsEl(h.cards), resultsList(h.results)));
@@ -202,7 +202,7 @@ GAME_VIEWS["in-between"] = (g, state) => {
     el("td", { text: p + (p === g.dealer ? " (deals)" : "") }), el("td", { text: (state.balances || {})[p] ?? 0 })))));
   const list = el("ol", { class: "turns history" });
   for (const h of (g.history || []).slice(-8).reverse()) {
-    list.append(el("li", { class: "ib-turn", "data-seat": h.seat, "data-result": h.result, "data-net": h.net }, el("span", { text: `${h.seat}: ` }), cardsEl(h.cards), el("span", { class: "result", text: `${h.result} ${signed(h.net)}` })));
+    list.append(el("li", { class: "ib-turn", "data-seat": h.seat, "data-result": h.result, "data-net": h.net }, el("span", { text: `${who(h.seat)}: ` }), cardsEl(h.cards), el("span", { class: "result", text: `${h.result} ${signed(h.net)}` })));
   }
   wrap.append(list, stats(stat("Cards left", g.cards_left)));
   return wrap;
@@ -229,7 +229,7 @@ GAME_VIEWS["high-card-pool"] = (g, state) => {
 const DIE_FACES = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
 GAME_VIEWS["pai-gow"] = (g, state) => {
   const wrap = el("div", { class: "pai-gow", "data-round": g.round, "data-phase": g.phase });
-  wrap.append(title(`Pai gow · round ${g.round} · ${g.phase} · bank: ${g.banker}`));
+  wrap.append(title(`Pai gow · round ${g.round} · ${g.phase} · ${g.banker === "house" ? "the house banks" : who(g.banker) + " banks"}`));
   const dice = g.dice;
   const diceBox = el("div", { class: "dice", "data-total": dice ? dice.total : "", "data-first-position": dice ? dice.first_position : "", "data-source": dice ? dice.source : "" });
   if (dice) {
@@ -259,7 +259,7 @@ GAME_VIEWS["pai-gow"] = (g, state) => {
   wrap.append(positions);
   const last = (g.history || []).slice(-1)[0];
   if (last) wrap.append(el("p", { class: "last-round", "data-round": last.round, text: `Round ${last.round}: dice ${last.dice.join("+")} — ` +
-    last.results.map((r) => `${r.seat} ${r.outcome}`).join(", ") }));
+    last.results.map((r) => `${who(r.seat)} ${r.outcome}`).join(", ") }));
   return wrap;
 };
 
@@ -342,7 +342,7 @@ function lastResults(g) {
   const last = (g.history || []).slice(-1)[0];
   if (!last) return null;
   return el("p", { class: "last-round", "data-round": last.round, text: `Round ${last.round}: ` +
-    (last.results || []).map((r) => `seat ${r.seat} ${r.outcome || r.result} ${signed(r.net ?? 0)}`).join(", ") });
+    (last.results || []).map((r) => `${who(r.seat)} ${r.outcome || r.result} ${signed(r.net ?? 0)}`).join(", ") });
 }
 function studView(kind) {
   return (g) => {
@@ -366,7 +366,7 @@ function studView(kind) {
         continue;
       }
       const stake = s.ante != null ? `ante ${s.ante}${s.call ? " · call " + s.call : ""}${s.folded ? " · folded" : ""}` : s.unit != null ? `${s.in_action ?? ""} in action` : `bet ${s.bet}`;
-      const row = el("div", { class: "hand", "data-seat": n }, el("span", { class: "label", text: `Seat ${n} · ${stake}` }));
+      const row = el("div", { class: "hand", "data-seat": n }, el("span", { class: "label", text: `${who(n)} · ${stake}` }));
       row.append(s.setting ? settingEl(s.setting) : handCards(s.cards));
       if (s.hand) row.append(el("small", { text: ` ${s.hand}` }));
       const mine = results[n] || [];

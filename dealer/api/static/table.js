@@ -71,7 +71,7 @@ function playersBySeat(state) {
 }
 function seatName(state, seat) {
   const p = playersBySeat(state)[seatKey(seat)];
-  return p ? p.name : `Seat ${seatKey(seat)}`;
+  return p ? p.name : /^\d+$/.test(seatKey(seat)) ? `Seat ${seatKey(seat)}` : String(seat);
 }
 function seatChips(state, seat) {
   const p = playersBySeat(state)[seatKey(seat)];
@@ -96,6 +96,8 @@ function cardCodes(value, out = []) {
 
 // Renderers by game name; each returns a DOM node for the game's public state.
 const GAME_VIEWS = {};
+let viewState = {};  // the table state being drawn (for players' names in the views' lists)
+function who(seat) { return seatName(viewState, seat); }
 
 function genericView(game, state, name) {
   const wrap = el("div", { class: "generic" }, el("h3", { class: "view-title", text: name }));
@@ -111,6 +113,7 @@ function genericView(game, state, name) {
 function gameEl(name, game, state) {
   const view = GAME_VIEWS[name] || GAME_VIEWS[name.split(":")[0]] || genericView;
   let node;
+  viewState = state || {};
   try { node = view(game, state || {}, name); } catch (e) { console.error(e); node = genericView(game, state, name); }
   node.dataset.gameView = name;
   return node;

@@ -1,0 +1,60 @@
+"""Layout checks run inside the page: boxes inside the screen, no two boxes overlapping, cards big
+enough, no text cut off in a button. Each returns a list of problems (empty when the page is right)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+_CHECK = """
+([boxes, opts]) => {
+  const problems = [];
+  const W = innerWidth, H = innerHeight;
+  const visible = (e) => { const r = e.getBoundingClientRect(); const s = getComputedStyle(e);
+    return r.width > 0 && r.height > 0 && s.visibility !== "hidden" && s.display !== "none" && !e.closest("[hidden]"); };
+  const name = (e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + (e.className && typeof e.className === "string" ? "." + e.className.trim().split(/\\s+/).join(".") : "")
+    + (e.dataset.seat ? `[seat=${e.dataset.seat}]` : "") + (e.dataset.position ? `[pos=${e.dataset.position}]` : "") + (e.textContent.trim() ? ` "${e.textContent.trim().slice(0, 20)}"` : "");
+  if (document.documentElement.scrollWidth > W + 1) problems.push(`page scrolls sideways: ${document.documentElement.scrollWidth} > ${W}`);
+  const els = [...document.querySelectorAll(boxes.join(","))].filter(visible);
+  for (const e of els) {
+    const r = e.getBoundingClientRect();
+    if (r.left < -1 || r.right > W + 1) problems.push(`cut off sideways: ${name(e)} ${Math.round(r.left)}..${Math.round(r.right)} of ${W}`);
+    if (opts.fitHeight && (r.top < -1 || r.bottom > H + 1)) problems.push(`cut off below: ${name(e)} ${Math.round(r.top)}..${Math.round(r.bottom)} of ${H}`);
+  }
+  for (let i = 0; i < els.length; i++) for (let j = i + 1; j < els.length; j++) {
+    const a = els[i], b = els[j];
+    if (a.contains(b) || b.contains(a)) continue;
+    const p = a.getBoundingClientRect(), q = b.getBoundingClientRect();
+    const w = Math.min(p.right, q.right) - Math.max(p.left, q.left), h = Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top);
+    if (w > 2 && h > 2) problems.push(`overlap ${Math.round(w)}x${Math.round(h)}: ${name(a)} / ${name(b)}`);
+  }
+  if (opts.minCard) {
+    for (const c of [...document.querySelectorAll(".card")].filter(visible)) {
+      if (c.closest(".history, .recent, .picked")) continue;
+      const h = c.getBoundingClientRect().height;
+      if (h < opts.minCard * H - 0.5) problems.push(`card ${c.dataset.card} is ${Math.round(h)} px tall, under ${Math.round(opts.minCard * 100)} % of ${H}`);
+    }
+  }
+  for (const b of [...document.querySelectorAll("button")].filter(visible)) {
+    if (b.scrollWidth > b.clientWidth + 2) problems.push(`button text cut off: ${name(b)}`);
+  }
+  return problems;
+}
+"""
+
+
+def layout_problems(page: Any, boxes: list[str], *, min_card: float = 0.0, fit_height: bool = False) -> list[str]:
+    return page.evaluate(_CHECK, [boxes, {"minCard": min_card, "fitHeight": fit_height}])  # type: ignore[no-any-return]
+
+
+def screenshot(page: Any, shots: Path, name: str, *, full_page: bool = False) -> Path:
+    path = shots / f"{name}.png"
+    page.screenshot(path=str(path), full_page=full_page)
+    return path
+
+
+# Every visible button changes something: the page (DOM), the table (a new event) or says why not.
+WATCH = """
+() => { window.__mutations = 0; new MutationObserver((m) => { window.__mutations += m.length; })
+  .observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true }); }
+"""

@@ -1,0 +1,273 @@
+"""A casino night's pages in a real browser (Debian's Chromium): each table's TV view at TV sizes,
+the phone control page, the lobby and the report. One night server for the module.
+
+Screenshots are left in DEALER_SCREENSHOTS (or a temporary folder) for a person to look at."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from layout import WATCH, layout_problems, screenshot
+from nightserver import NightServer
+
+TABLES = [{"id": "bj", "name": "Blackjack", "game": "blackjack"},
+          {"id": "bac", "name": "Baccarat", "game": "baccarat"},
+          {"id": "faro", "name": "Faro", "game": "faro", "seats": 4},
+          {"id": "pg", "name": "Pai gow", "game": "pai-gow", "seats": 6},
+          {"id": "slots", "name": "Slots", "game": "slots", "seats": 3,
+           "rules": "titles=diamond-mine;triple-7-inferno;crazy-dragon"}]
+GUESTS = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
+SEATING = {"Ann": ("bj", 1), "Bob": ("bj", 2), "Cy": ("bj", 3), "Dee": ("bac", 1), "Eve": ("bac", 2),
+           "Fay": ("faro", 1), "Gus": ("pg", 1), "Hal": ("slots", 1)}
+TV_SIZES = [(1920, 1080), (1280, 720)]
+# the boxes of a TV layout that must neither overlap nor leave the screen
+TV_BOXES = [".seat-spot", ".dealer-spot", ".position", ".bac-top > *", ".road-box", ".rail > section",
+            ".slot-machine", ".progressive", ".faro-left", ".faro-right", ".faro-turn > .hand", ".spindle",
+            ".dice", ".tv-head > *"]
+ACCOUNTS = re.compile(r"\w+:stakes|\bhouse\s*[-+]?\d|\bcage\b|\bseat-\d")  # ledger rows, account names
+
+
+@pytest.fixture(scope="module")
+def night(tmp_path_factory: pytest.TempPathFactory) -> Iterator[NightServer]:
+    server = NightServer(tmp_path_factory.mktemp("night"), TABLES, GUESTS)
+    try:
+        for p in server.get("/api/players"):
+            server.post(f"/api/players/{p['id']}/buy-in", {"amount": 500})
+            table, seat = SEATING[p["name"]]
+            server.post(f"/api/tables/{table}/seats", {"player_id": p["id"], "seat": seat, "chips": 400})
+        yield server
+    finally:
+        server.stop()
+
+
+def wait_for_play(night: NightServer, table: str, ready: Any, timeout: float = 60) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        state = night.get(f"/api/tables/{table}/state")
+        if ready(state) or time.monotonic() > deadline:
+            return state
+        time.sleep(0.3)
+
+
+READY = {
+    "bj": lambda s: s["games"]["blackjack"]["round"] >= 3 and any(
+        seat.get("hands") for seat in s["games"]["blackjack"]["seats"].values()),
+    "bac": lambda s: s["games"]["baccarat"]["roads"]["coups"] >= 12,
+    "faro": lambda s: s["games"]["faro"]["casekeeper"]["cards_out"] >= 12,
+    "pg": lambda s: any(isinstance(h, dict) and h.get("back") for h in s["games"]["pai-gow"]["hands"].values()),
+    "slots": lambda s: any(m["meters"]["games_played"] >= 3 for m in s["games"]["slots"]["machines"].values()),
+}
+
+
+@pytest.mark.parametrize("table", [t["id"] for t in TABLES])
+def test_tv_view_fills_the_screen_readably(browser: Any, night: NightServer, shots: Path, table: str) -> None:
+    wait_for_play(night, table, READY[table])
+    names = [p["name"] for p in night.get(f"/api/tables/{table}/state")["players"]]
+    for width, height in TV_SIZES:
+        page = browser.new_page(viewport={"width": width, "height": height})
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{night.url}/tables/{table}/tv")
+        page.wait_for_selector("body[data-connected=yes] [data-game-view]", timeout=20_000)
+        if table in ("bj", "bac", "faro"):  # the cards of the turn, when there are some, are a tenth of the screen
+            page.wait_for_function("document.querySelectorAll('#game .card:not(.history .card)').length > 0",
+                                   timeout=30_000)
+        time.sleep(0.3)
+        problems = layout_problems(page, TV_BOXES, min_card=0.10, fit_height=True)
+        screenshot(page, shots, f"tv-{table}-{width}x{height}")
+        assert problems == [], problems
+        text = page.inner_text("body")
+        for name in names:  # players by name, never an account
+            assert name in text
+        shown = page.inner_text("#game") + page.inner_text(".rail")
+        assert ACCOUNTS.search(shown) is None, ACCOUNTS.search(shown)
+        assert page.query_selector("pre.json") is None
+        assert errors == []
+        page.close()
+
+
+def test_tv_never_shows_a_face_down_card(browser: Any, night: NightServer) -> None:
+    """Whatever the TV draws as a face is a card the API shows to a viewer (a hole card is a back)."""
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    page.goto(f"{night.url}/tables/bj/tv")
+    page.wait_for_selector("body[data-connected=yes] #dealer-hand", timeout=20_000)
+    for _ in range(20):
+        seq = int(page.get_attribute("body", "data-seq"))
+        shown = page.eval_on_selector_all("#dealer-hand .card", "els => els.map(e => e.dataset.card)")
+        state = night.get("/api/tables/bj/state")
+        if state["seq"] == seq:
+            dealer = state["games"]["blackjack"]["dealer"]["cards"]
+            assert shown == [c or "BK" for c in dealer]
+        time.sleep(0.15)
+    page.close()
+
+
+PHONE_BOXES = ["button", ".panel", ".ctl-head", "select"]
+
+
+@pytest.mark.parametrize("size", [(390, 844), (820, 1180)])
+def test_control_page_every_button_does_something(browser: Any, night: NightServer, shots: Path,
+                                                  size: tuple[int, int]) -> None:
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]}, has_touch=True)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{night.url}/tables/bj/control")
+    page.wait_for_selector("body[data-connected=yes] [data-game-view]", timeout=20_000)
+    page.wait_for_selector("#recent-cards .recent", timeout=30_000)  # cards seen while autoplay ran
+    assert layout_problems(page, PHONE_BOXES) == []
+    assert "{" not in page.inner_text("body")  # no JSON anywhere
+    screenshot(page, shots, f"control-bj-{size[0]}x{size[1]}", full_page=True)
+    page.evaluate(WATCH)
+    tapped = []
+    for handle in page.query_selector_all("button"):
+        if not handle.is_visible() or not handle.is_enabled():
+            continue
+        label = handle.inner_text().strip() or handle.get_attribute("aria-label")
+        before_seq = int(page.get_attribute("body", "data-seq"))
+        before = page.evaluate("window.__mutations")
+        handle.click()
+        page.wait_for_function(f"window.__mutations > {before} || Number(document.body.dataset.seq) > {before_seq}",
+                               timeout=5_000)
+        tapped.append(label)
+    assert len(tapped) >= 20 and errors == []
+    page.close()
+
+
+def test_control_page_runs_a_blackjack_round_by_taps(browser: Any, night: NightServer) -> None:
+    page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
+    page.goto(f"{night.url}/tables/bj/control")
+    page.wait_for_selector("body[data-connected=yes] [data-game-view]", timeout=20_000)
+    page.click("#autoplay-off")
+    page.wait_for_selector("#autoplay-state:text('dealer in control')", timeout=10_000)
+    time.sleep(0.5)
+    for _ in range(60):  # the round in progress ends by taps: stand, decline, or a card from the pad
+        state = night.get("/api/tables/bj/state")
+        if state["prompt"]["step"] == "bet":
+            break
+        tap_one_step(page, state)
+    # Bob bets 15 by taps: his chip, then +10 +5, then place
+    bob = next(p for p in state["players"] if p["name"] == "Bob")
+    page.click(f".player-chip[data-seat='{bob['seat']}']")
+    page.click("#bet-clear")
+    page.click(".chip[data-chip='10']")
+    page.click(".chip[data-chip='5']")
+    assert page.inner_text("#bet-amount") == "15"
+    seq = night.get("/api/tables/bj/state")["seq"]
+    page.click("#place-bet")
+    page.wait_for_function(f"Number(document.body.dataset.seq) > {seq}", timeout=10_000)
+    seats = night.get("/api/tables/bj/state")["games"]["blackjack"]["seats"]
+    assert seats[str(bob["seat"])]["bet"] == 15
+    page.click("button[data-option='deal']")
+    for _ in range(60):
+        state = night.get("/api/tables/bj/state")
+        if state["prompt"]["step"] == "bet" and state["games"]["blackjack"]["last_rounds"]:
+            break
+        tap_one_step(page, state)
+    last = night.get("/api/tables/bj/state")["games"]["blackjack"]["last_rounds"][-1]
+    assert last["seats"][str(bob["seat"])]["hands"][0]["stake"] == 15
+    assert page.inner_text("#error") == ""
+    page.click("#autoplay-on")
+    page.close()
+
+
+def tap_one_step(page: Any, state: dict[str, Any]) -> None:
+    prompt = state["prompt"]
+    if prompt["step"] == "card":
+        page.click("#rank-pad button[data-rank='7']")
+        page.click("#suit-pad button[data-suit='H']")
+    else:
+        options = [o for o in prompt["options"] if o not in ("bet", "insure")]
+        choice = "stand" if "stand" in options else "decline" if "decline" in options else options[0]
+        page.click(f"button[data-option='{choice}']")
+    page.wait_for_function(f"Number(document.body.dataset.seq) > {state['seq']}", timeout=10_000)
+
+
+def test_a_misread_card_is_corrected_by_taps(browser: Any, night: NightServer) -> None:
+    page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
+    page.goto(f"{night.url}/tables/bj/control")
+    page.wait_for_selector("body[data-connected=yes] [data-game-view]", timeout=20_000)
+    page.click("#autoplay-off")
+    page.wait_for_selector("#autoplay-state:text('dealer in control')", timeout=10_000)
+    time.sleep(0.5)
+    for _ in range(60):  # to the next card the dealer enters
+        state = night.get("/api/tables/bj/state")
+        if state["prompt"]["step"] == "card":
+            break
+        if state["prompt"]["step"] == "bet":
+            page.click("button[data-option='deal']")
+            page.wait_for_function(f"Number(document.body.dataset.seq) > {state['seq']}", timeout=10_000)
+        else:
+            tap_one_step(page, state)
+    page.click("#rank-pad button[data-rank='9']")
+    page.click("#suit-pad button[data-suit='C']")
+    page.wait_for_selector("#recent-cards .recent .card[data-card='9C']", timeout=10_000)
+    seq = int(page.get_attribute("#recent-cards .recent:has(.card[data-card='9C'])", "data-seq"))
+    page.click(f"#recent-cards .recent[data-seq='{seq}']")
+    assert page.get_attribute("#card-panel", "data-mode") == "correct"
+    page.click("#rank-pad button[data-rank='8']")
+    page.click("#suit-pad button[data-suit='D']")
+    page.wait_for_function("document.getElementById('card-panel').dataset.mode === 'enter'", timeout=10_000)
+    state = night.get("/api/tables/bj/state")
+    assert str(seq) in state["voided"] or str(seq) in state["corrected"]
+    codes = str(state["games"]["blackjack"])
+    assert "8D" in codes
+    assert page.inner_text("#error") == ""
+    page.click("#autoplay-on")
+    page.close()
+
+
+def test_lobby_and_report(browser: Any, night: NightServer, shots: Path) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(night.url + "/")
+    page.wait_for_selector("body[data-ready=yes] .table-card", timeout=20_000)
+    assert page.eval_on_selector_all(".table-card", "els => els.map(e => e.dataset.table)") == [t["id"] for t in TABLES]
+    # a new guest by name, a buy-in of 200 by taps, then a seat at the faro table
+    page.fill("#new-player", "Ivy")
+    page.click("#add-player button")
+    page.wait_for_selector("#players tr:has(td.who:text-is('Ivy'))", timeout=10_000)
+    ivy = next(p for p in night.get("/api/players") if p["name"] == "Ivy")
+    page.click(".choice[data-amount='200']")
+    page.click(f"#players tr[data-player='{ivy['id']}'] button[data-action='buy-in']")
+    page.wait_for_function(f"document.querySelector(\"#players tr[data-player='{ivy['id']}']\").dataset.chips === '200'",
+                           timeout=10_000)
+    card = ".table-card[data-table='faro']"
+    page.select_option(f"{card} .sit-player", ivy["id"])
+    page.click(f"{card} .sit")
+    page.wait_for_selector(f"{card} li[data-player='{ivy['id']}']", timeout=10_000)
+    seat = night.get("/api/players/" + ivy["id"])["at_table"]
+    assert seat["table"] == "faro" and seat["brought"] == 200
+    assert layout_problems(page, [".table-card", ".panel", "button"]) == []
+    screenshot(page, shots, "lobby-1280x800", full_page=True)
+    # she stands up (after the turn if one is under way) and cashes out what she has
+    page.click(f"{card} li[data-player='{ivy['id']}'] button[data-stand]")
+    deadline = time.monotonic() + 30
+    while night.get("/api/players/" + ivy["id"])["at_table"] and time.monotonic() < deadline:
+        time.sleep(0.3)
+    page.wait_for_selector(f"#players tr[data-player='{ivy['id']}'] button[data-action='cash-out']:enabled",
+                           timeout=10_000)
+    page.click(f"#players tr[data-player='{ivy['id']}'] button[data-action='cash-out']")
+    page.wait_for_function(f"document.querySelector(\"#players tr[data-player='{ivy['id']}']\").dataset.chips === '0'",
+                           timeout=10_000)
+    # the report page shows what the report API says, and that every chip is accounted for
+    page.goto(night.url + "/report")
+    page.wait_for_selector("body[data-ready=yes]", timeout=10_000)
+    report = night.get("/api/report")
+    shown = {r["data-player"]: int(r["data-result"]) for r in page.eval_on_selector_all(
+        "#players tr[data-player]", "els => els.map(e => ({...e.dataset, 'data-player': e.dataset.player, "
+        "'data-result': e.dataset.result}))")}
+    expected = {p["id"]: p["result"] for p in report["players"]}
+    assert set(shown) == set(expected)
+    assert shown[ivy["id"]] == expected[ivy["id"]]
+    assert page.get_attribute("[data-balanced]", "data-balanced") == ("yes" if report["totals"]["balanced"] else "no")
+    screenshot(page, shots, "report-1280x800", full_page=True)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(night.url + "/")
+    page.wait_for_selector("body[data-ready=yes] .table-card", timeout=20_000)
+    assert layout_problems(page, [".table-card", ".panel", "button"]) == []
+    screenshot(page, shots, "lobby-390x844", full_page=True)
+    page.close()
