@@ -9,6 +9,10 @@ class StoreError(DealerError, RuntimeError):
     """The event log could not be opened, read or written."""
 
 
+class StoreClosed(StoreError):
+    """The store was closed (the table is shutting down) while, or before, it was used."""
+
+
 class ChainBroken(StoreError):
     """A record's hash does not match its contents or its predecessor (the log was edited)."""
 

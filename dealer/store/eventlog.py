@@ -9,6 +9,11 @@ The JSON is canonical (sorted keys, no spaces, UTF-8). The database runs in WAL 
 ``synchronous=FULL``: :meth:`EventStore.append` returns only after the row is durable, so an
 acknowledged event survives a crash or ``SIGKILL`` of the writer. A write happens in a single
 transaction: the log is never left half-written.
+
+One connection is shared by every thread, so every use of it, reads included, holds the store's lock,
+and :meth:`EventStore.close` takes the same lock: a close waits for the write or read under way and
+anything after it gets :class:`~dealer.store.errors.StoreClosed`, never a raw ``sqlite3`` error.
+Iterating :meth:`EventStore.records` reads in batches, so no cursor is left open across a ``yield``.
 """
 
 from __future__ import annotations
@@ -24,10 +29,11 @@ from pathlib import Path
 from typing import Any
 
 from dealer.core.operations import Operation, operation_from_payload
-from dealer.store.errors import ChainBroken, StoreError
+from dealer.store.errors import ChainBroken, StoreClosed, StoreError
 
 GENESIS = "0" * 64
 SCHEMA_VERSION = 1
+_BATCH = 500  # records read per lock hold while iterating
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -100,8 +106,10 @@ class EventStore:
         self._db = connection
         self._clock = clock
         self._lock = threading.Lock()
+        self._closed = False
         row = self._db.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
-        self._last_seq, self._last_hash = (row[0], row[1]) if row else (0, GENESIS)
+        self._last_seq: int = row[0] if row else 0
+        self._last_hash: str = row[1] if row else GENESIS
 
     @classmethod
     def open(cls, path: str | Path, *, clock: Callable[[], str] = _utc_now) -> EventStore:
@@ -118,8 +126,17 @@ class EventStore:
         return cls(path, db, clock)
 
     def close(self) -> None:
+        """Close once no thread is inside; later calls do nothing."""
         with self._lock:
-            self._db.close()
+            if not self._closed:
+                self._closed = True
+                self._db.close()
+
+    def _open_db(self) -> sqlite3.Connection:
+        """The connection, for a caller holding the lock; StoreClosed once the store is closed."""
+        if self._closed:
+            raise StoreClosed(f"the event log {self.path} is closed")
+        return self._db
 
     def __enter__(self) -> EventStore:
         return self
@@ -138,35 +155,45 @@ class EventStore:
     def append_raw(self, kind: str, payload: dict[str, Any]) -> Record:
         text = canonical_json(payload)
         with self._lock:
+            db = self._open_db()
             seq = self._last_seq + 1
             time = self._clock()
             digest = chain_hash(self._last_hash, seq, time, kind, text)
             record = Record(seq, time, kind, text, self._last_hash, digest)
             try:
-                self._db.execute("BEGIN IMMEDIATE")
-                self._db.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?)",
-                                 (seq, time, kind, text, record.prev_hash, digest))
-                self._db.execute("COMMIT")
+                db.execute("BEGIN IMMEDIATE")
+                db.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?)",
+                           (seq, time, kind, text, record.prev_hash, digest))
+                db.execute("COMMIT")
             except sqlite3.Error as exc:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
                 raise StoreError(f"cannot append {kind} to {self.path}: {exc}") from exc
             self._last_seq, self._last_hash = seq, digest
             return record
 
     def records(self, after: int = 0) -> Iterator[Record]:
         """Records with ``seq > after`` in order."""
-        cursor = self._db.execute(
-            "SELECT seq, time, kind, payload, prev_hash, hash FROM events WHERE seq > ? ORDER BY seq",
-            (after,))
-        for row in cursor:
-            yield Record(*row)
+        while True:
+            rows = self._read("SELECT seq, time, kind, payload, prev_hash, hash FROM events WHERE seq > ? "
+                              "ORDER BY seq LIMIT ?", (after, _BATCH))
+            for row in rows:
+                yield Record(*row)
+            if len(rows) < _BATCH:
+                return
+            after = rows[-1][0]
 
     def tail(self, count: int) -> list[Record]:
-        rows = self._db.execute(
-            "SELECT seq, time, kind, payload, prev_hash, hash FROM events ORDER BY seq DESC LIMIT ?",
-            (count,)).fetchall()
+        rows = self._read("SELECT seq, time, kind, payload, prev_hash, hash FROM events ORDER BY seq DESC "
+                          "LIMIT ?", (count,))
         return [Record(*row) for row in reversed(rows)]
+
+    def _read(self, sql: str, args: tuple[Any, ...]) -> list[Any]:
+        with self._lock:
+            try:
+                return self._open_db().execute(sql, args).fetchall()
+            except sqlite3.Error as exc:
+                raise StoreError(f"cannot read the event log {self.path}: {exc}") from exc
 
     def verify(self) -> VerifyResult:
         """Walk the whole chain; report the first record that does not check out."""

@@ -10,11 +10,13 @@ import enum
 import hashlib
 import secrets
 import sqlite3
+import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
-from dealer.store.errors import StoreError
+from dealer.store.errors import StoreClosed, StoreError
 
 
 class Role(enum.IntEnum):
@@ -55,22 +57,37 @@ class TokenStore:
                              "role TEXT NOT NULL, label TEXT NOT NULL, created TEXT NOT NULL)")
         except (sqlite3.Error, OSError) as exc:
             raise StoreError(f"cannot open token store {self.path}: {exc}") from exc
+        self._lock = threading.Lock()  # one connection, many request threads, and a close
+        self._closed = False
 
     def close(self) -> None:
-        self._db.close()
+        """Close once no request is inside; later calls do nothing."""
+        with self._lock:
+            if not self._closed:
+                self._closed = True
+                self._db.close()
+
+    def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
+        with self._lock:
+            if self._closed:
+                raise StoreClosed(f"the token store {self.path} is closed")
+            try:
+                return self._db.execute(sql, args).fetchall()
+            except sqlite3.Error as exc:
+                raise StoreError(f"token store {self.path}: {exc}") from exc
 
     def create(self, role: Role, label: str = "") -> tuple[str, TokenInfo]:
         """A new token; returns the plain token (shown once) and its record."""
         token = secrets.token_urlsafe(24)
         info = TokenInfo(token[:6], role, label, datetime.now(UTC).isoformat(timespec="seconds"))
-        self._db.execute("INSERT INTO tokens VALUES (?, ?, ?, ?, ?)",
-                         (_digest(token), info.token_id, role.name.lower(), label, info.created))
+        self._query("INSERT INTO tokens VALUES (?, ?, ?, ?, ?)",
+                    (_digest(token), info.token_id, role.name.lower(), label, info.created))
         return token, info
 
     def lookup(self, token: str) -> TokenInfo | None:
-        row = self._db.execute("SELECT token_id, role, label, created FROM tokens WHERE digest = ?",
-                               (_digest(token),)).fetchone()
-        return None if row is None else TokenInfo(row[0], Role.parse(row[1]), row[2], row[3])
+        rows = self._query("SELECT token_id, role, label, created FROM tokens WHERE digest = ?",
+                           (_digest(token),))
+        return None if not rows else TokenInfo(rows[0][0], Role.parse(rows[0][1]), rows[0][2], rows[0][3])
 
     def count(self) -> int:
-        return int(self._db.execute("SELECT count(*) FROM tokens").fetchone()[0])
+        return int(self._query("SELECT count(*) FROM tokens")[0][0])
