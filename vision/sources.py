@@ -7,6 +7,7 @@ file, a camera index (``"0"``) or a stream URL (``rtsp://…``, ``http://…``).
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -87,6 +88,10 @@ class CaptureSource(_Closing):
 
     ``max_frames`` bounds the stream; ``realtime`` stamps frames with wall time instead of the
     container's position.
+
+    :meth:`close` may be called from another thread while a frame is being read: the capture is
+    released only once no read is under way (by the reader on its way out), and the iteration ends.
+    Releasing a ``cv2.VideoCapture`` under a running ``read`` is undefined behaviour in OpenCV.
     """
 
     def __init__(
@@ -109,22 +114,50 @@ class CaptureSource(_Closing):
             self.capture.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
         self.max_frames = max_frames
         self.live = isinstance(target, int)
+        self._lock = threading.Lock()
+        self._reading = False
+        self._closing = False
+        self._released = False
 
     def __iter__(self) -> Iterator[Frame]:
         i = 0
         start = time.monotonic()
         while self.max_frames is None or i < self.max_frames:
-            ok, image = self.capture.read()
-            if not ok or image is None:
+            got = self._read()
+            if got is None:
                 return
-            if self.live:
-                stamp = time.monotonic() - start
-            else:
-                stamp = float(self.capture.get(cv2.CAP_PROP_POS_MSEC)) / 1000.0
+            image, position_ms = got
+            stamp = time.monotonic() - start if self.live else position_ms / 1000.0
             yield Frame(image, i, stamp, str(self.target))
             i += 1
 
+    def _read(self) -> tuple[np.ndarray, float] | None:
+        """The next image and its position in ms; None at the end or once closing."""
+        with self._lock:
+            if self._closing:
+                return None
+            self._reading = True
+        try:
+            ok, image = self.capture.read()
+            position_ms = float(self.capture.get(cv2.CAP_PROP_POS_MSEC)) if ok else 0.0
+        finally:
+            with self._lock:
+                self._reading = False
+                release = self._closing and not self._released
+                self._released = self._released or release
+            if release:
+                self.capture.release()
+        if not ok or image is None or release:
+            return None
+        return image, position_ms
+
     def close(self) -> None:
+        """Release the capture now, or, when another thread is reading, as soon as its read returns."""
+        with self._lock:
+            self._closing = True
+            if self._reading or self._released:
+                return
+            self._released = True
         self.capture.release()
 
 

@@ -3,6 +3,10 @@
 Each frame goes through the recognizer and a tracker; a card becomes an event once it is stable
 over a few frames (one event per pass through a shoe window), and a reading that changes is a
 correction, not a new card. Video files and stream URLs work the same way as a camera index.
+
+Stopping coordinates with the camera thread: once :meth:`CameraWatcher.stop` returns, no card or
+correction is being delivered and none will be, so the table may close right after it, even when
+the thread is still stuck reading a stalled stream (its source is closed under the same protocol).
 """
 
 from __future__ import annotations
@@ -29,18 +33,26 @@ class CameraWatcher:
     frames: int = 0
     _stop: threading.Event = field(default_factory=threading.Event)
     _thread: threading.Thread | None = None
+    _source: vision.FrameSource | None = None
+    _delivering: threading.Lock = field(default_factory=threading.Lock)
 
     def start(self) -> None:
         calibration = vision.Calibration.load(self.calibration) if self.calibration else None
         recognizer = vision.Recognizer(self.mode, window=self.window, calibration=calibration)  # type: ignore[arg-type]
         tracker = vision.ShoeTracker() if self.mode == "shoe" else vision.TableTracker()
         source = vision.open_source(self.source)  # fails here, at start, on a bad source
+        self._source = source
         self._thread = threading.Thread(target=self._run, args=(source, recognizer, tracker),
                                         name="camera", daemon=True)
         self._thread.start()
 
     def stop(self) -> None:
+        """Stop watching. Waits for a card being delivered; none is delivered after this returns."""
         self._stop.set()
+        if self._source is not None:
+            self._source.close()  # ends a read under way as soon as it returns
+        with self._delivering:
+            pass  # a delivery that started before the stop has finished; later ones see the stop
         if self._thread is not None:
             self._thread.join(timeout=10)
 
@@ -57,10 +69,13 @@ class CameraWatcher:
                     break
                 self.frames += 1
                 for event in tracker.update(recognizer.recognize(frame.image)):
-                    if event.kind == "new":
-                        self.on_card(event.card)
-                    elif event.kind == "correction" and event.previous is not None:
-                        self.on_correction(event.previous, event.card)
+                    with self._delivering:
+                        if self._stop.is_set():
+                            return
+                        if event.kind == "new":
+                            self.on_card(event.card)
+                        elif event.kind == "correction" and event.previous is not None:
+                            self.on_correction(event.previous, event.card)
         except Exception:  # a camera failure must not take the table down: it shows as missed cards
             log.exception("camera %s stopped", self.source)
         finally:
