@@ -4,6 +4,10 @@ Publishers may be any thread (the table runtime, device callbacks); each subscri
 queue owned by its event loop, fed with ``call_soon_threadsafe``. A slow subscriber never blocks the
 table: when its queue is full the oldest message is dropped and the subscriber is told how many it
 missed, so it can re-read ``/state``.
+
+A viewer may go away at any moment relative to a publisher in another thread: a message that reaches
+a subscription after it was unsubscribed is dropped, and a subscriber whose event loop has closed is
+removed by the next publish instead of raising into the table.
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ class Subscription:
     closed: bool = field(default=False)
 
     def offer(self, text: str) -> None:
+        if self.closed:  # unsubscribed after the publisher took its snapshot: nobody will read this
+            return
         if self.queue.full():
             self.queue.get_nowait()
             self.dropped += 1
