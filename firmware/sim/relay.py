@@ -20,7 +20,6 @@ import json
 import os
 import struct
 import subprocess
-import sys
 import tty
 from collections import deque
 from pathlib import Path
@@ -39,8 +38,9 @@ DEVICE_COMMANDS = ("reset", "jam", "clear", "empty", "misread", "home_fail")
 #: the firmware's ``struct diag`` (link.c), little-endian and packed
 DIAG = struct.Struct("<BIII16HHHHHHBB")
 #: index of each command in diag.executed (link.c cmd_index)
-EXECUTED_INDEX = {"PING": 2, "READ_METERS": 3, "RESET": 4, "DEAL": 6, "LOAD": 7, "SHUFFLE": 8, "VERIFY_DECK": 9,
-                  "DEAL_HANDS": 10, "ROLL_DICE": 11, "SPIN": 12, "HOME": 13, "SET_DISPLAY": 14}
+EXECUTED_INDEX = {"PING": 2, "READ_METERS": 3, "RESET": 4, "DEAL": 6, "LOAD": 7, "SHUFFLE": 8,
+                  "VERIFY_DECK": 9, "DEAL_HANDS": 10, "ROLL_DICE": 11, "SPIN": 12, "HOME": 13,
+                  "SET_DISPLAY": 14}
 
 
 def decode_diag(hex_text: str) -> dict[str, Any]:
@@ -239,4 +239,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

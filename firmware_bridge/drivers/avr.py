@@ -49,7 +49,8 @@ def build_firmware() -> None:
         result = subprocess.run(["make", "-s", "-C", str(FIRMWARE), "sim", f"PYTHON={sys.executable}"],
                                 capture_output=True, text=True)
     if result.returncode:
-        raise SimulatorError(f"make sim failed in {FIRMWARE}: {(result.stderr or result.stdout).strip()[-800:]}")
+        output = (result.stderr or result.stdout).strip()[-800:]
+        raise SimulatorError(f"make sim failed in {FIRMWARE}: {output}")
 
 
 class AvrSimulator(SimulatorProcess):

@@ -47,7 +47,8 @@ def _open(cls: type[D], kind: str, target: str, options: dict[str, Any]) -> D:
         process = start_avr(kind, **sim_options)
         return cls(process.port, simulator=process, on_close=process.stop, **options)
     if sim_options:
-        raise ValueError(f"{', '.join(sim_options)} only apply to the sim, pty and avr backends, not {target!r}")
+        raise ValueError(f"{', '.join(sim_options)} only apply to the sim, pty and avr backends, "
+                         f"not {target!r}")
     if target == "serial":
         try:
             target = options.pop("port")
