@@ -7,6 +7,7 @@ mode it waits for cards from the shoe, the camera or the dealer.
 
 from __future__ import annotations
 
+import copy
 import logging
 import threading
 from collections.abc import Callable
@@ -249,7 +250,10 @@ class TableHost:
             if game == old:
                 raise IllegalOperation(f"{self.table.name} already plays {game}")
             self.verify_between_shoes(end_shoe=end_shoe)
-            entry.opening(rules, game)  # a bad house-rules spec is refused before anything is logged
+            if game not in self.table.state.games:  # bad house rules are refused before anything is logged
+                trial = copy.deepcopy(self.table.state)
+                for op in entry.opening(rules, game):
+                    trial.apply(op)
             record = self.table.submit(PauseTable(GAME_SOURCE, f"{GAME_CHANGE}{old} -> {game}"))
             self.finish_game_change(rules)
             return record

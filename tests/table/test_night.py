@@ -168,6 +168,15 @@ def test_the_game_changes_between_shoes_only_and_stays_changed_after_a_restart(t
         again.stop()
 
 
+def test_a_game_change_with_bad_house_rules_logs_nothing(night: Night) -> None:
+    host = night.host("bac")
+    before = host.table.store.last_seq
+    with pytest.raises(IllegalOperation, match="minimum bet"):
+        night.change_game("bac", "faro", "min_bet=-5")
+    assert host.table.store.last_seq == before and host.table.game_name == "baccarat"
+    assert not host.table.paused
+
+
 def test_a_move_interrupted_between_the_two_logs_is_finished_on_restart(tmp_path: Path) -> None:
     settings = night_settings(tmp_path, guests=("Ann",))
     night = Night.open(settings)
