@@ -24,6 +24,12 @@ from dealer.table.report import night_report, report_csv
 router = APIRouter()
 
 
+@router.get("/api/night", tags=["night"])
+async def about(night: NightDep, role: ViewerRole) -> dict[str, Any]:
+    """The night's name, its tables' ids, the usual buy-in, the largest and the chip values."""
+    return night.about()
+
+
 @router.get("/api/tables", tags=["night"])
 async def tables(night: NightDep, role: ViewerRole) -> list[dict[str, Any]]:
     """Every table of the night: id, name, game, mode, paused, autoplay, seats and who sits there."""

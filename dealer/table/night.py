@@ -71,6 +71,16 @@ class Night:
                 host = TableHost.open(settings.table_settings(spec), devices=devices)
                 host.autoplay_on_start = spec.autoplay
                 tables.append(NightTable(spec.id, spec.name or spec.id, host))
+        except DealerError:
+            for table in tables:
+                table.host.stop()
+            cage.close()
+            raise
+        except Exception as exc:  # a device that does not answer, a port that does not open...
+            for table in tables:
+                table.host.stop()
+            cage.close()
+            raise DealerError(f"table {spec.id!r} ({spec.game}) did not open: {exc}") from exc
         except BaseException:
             for table in tables:
                 table.host.stop()
@@ -279,6 +289,14 @@ class Night:
     # ---- games -----------------------------------------------------------------------------------
     def change_game(self, table_id: str, game: str, rules: str = "", *, end_shoe: bool = False) -> Record:
         return self.host(table_id).change_game(game, rules, end_shoe=end_shoe)
+
+    def about(self) -> dict[str, Any]:
+        """The night's name and cage settings (the usual buy-in and the chip values, for the pages)."""
+        cage = None if self.settings is None else self.settings.night
+        return {"name": self.name, "tables": list(self.tables),
+                "buy_in": 500 if cage is None else cage.buy_in,
+                "max_buy_in": None if cage is None else cage.max_buy_in,
+                "denominations": [1, 5, 25, 100, 500] if cage is None else list(cage.denominations)}
 
     def tables_json(self) -> list[dict[str, Any]]:
         out = []

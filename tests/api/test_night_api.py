@@ -53,7 +53,7 @@ def test_every_single_table_route_exists_for_each_table(client: TestClient) -> N
     paths = set(ok(client.get("/openapi.json"))["paths"])
     single = {p for p in paths if p.startswith("/api/") and not p.startswith(("/api/tables", "/api/players",
                                                                                 "/api/report", "/api/score"))}
-    single -= {"/api/tokens"}
+    single -= {"/api/tokens", "/api/night"}
     assert len(single) >= 14
     for path in single | {"/state"}:
         per_table = "/api/tables/{table_id}" + path.removeprefix("/api")
@@ -61,6 +61,8 @@ def test_every_single_table_route_exists_for_each_table(client: TestClient) -> N
 
 
 def test_a_night_through_the_api(client: TestClient) -> None:
+    about = ok(client.get("/api/night"))
+    assert about["tables"] == ["bj", "bac"] and about["buy_in"] == 500 and 25 in about["denominations"]
     tables = ok(client.get("/api/tables"))
     assert [(t["id"], t["name"], t["game"], t["players"]) for t in tables] == [
         ("bj", "Blackjack", "blackjack", []), ("bac", "Baccarat", "baccarat", [])]
