@@ -240,8 +240,7 @@ class Night:
     def _stand_now(self, table: NightTable, where: Seat) -> bool:
         """Stand the player at ``where`` if no round is in play; False when one is."""
         host = table.host
-        state = host.table.state
-        if chips_in_play(state):
+        if not self._seat_free(host, where.seat):
             return False
         player_id = self.cage.state.seats[where]
         game = host.table.game
@@ -261,6 +260,24 @@ class Night:
         else:
             host.table.hub.publish("state", {"seq": host.table.store.last_seq, "kind": "night.stand",
                                              "state": host.table.public_state()})
+        return True
+
+    def _seat_free(self, host: TableHost, seat: int) -> bool:
+        """No chips of this seat are in play. At faro, bets lie on the layout from turn to turn:
+        the leaving player's bets are taken back between turns, whatever the others have down."""
+        game = host.table.game
+        if host.table.game_name != "faro" or game is None:
+            return not chips_in_play(host.table.state)
+        account = f"seat-{seat}"
+        if any(who == account for who, _ in game.calls):
+            return False
+        mine = [(rank, coppered) for (who, rank, coppered) in game.bets if who == account]
+        if mine and not game.betting_open:
+            return False
+        from dealer.core.games.faro import WithdrawBet
+
+        for rank, coppered in mine:
+            host.table.submit(WithdrawBet(account, rank.code, coppered))
         return True
 
     def _let_players_leave(self, table_id: str) -> None:

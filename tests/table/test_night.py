@@ -236,3 +236,29 @@ def test_the_example_night_file_loads() -> None:
     night = load_night(Path(__file__).resolve().parents[2] / "config" / "night.example.toml")
     assert len(night.tables) == 3 and len(night.night.guests) >= 6
     assert {t.game for t in night.tables} == {"blackjack", "baccarat", "slots"}
+
+
+def test_a_faro_player_leaves_between_turns_with_their_bets_taken_back(tmp_path: Path) -> None:
+    """RULES A5: bets lie on the layout from turn to turn; a player who leaves takes theirs back."""
+    night = Night.open(night_settings(tmp_path, {"id": "faro", "game": "faro"}, guests=("Ann", "Bob")))
+    try:
+        for pid, seat in (("p1", 1), ("p2", 2)):
+            night.buy_in(pid, 300)
+            night.sit("faro", pid, seat, 300)
+        host = night.host("faro")
+        game = None
+        for _ in range(300):  # until both have bets down
+            host.step()
+            game = host.table.game
+            if game is not None and {who for who, _, _ in game.bets} == {"seat-1", "seat-2"}:
+                break
+        assert game is not None and {who for who, _, _ in game.bets} == {"seat-1", "seat-2"}
+        night.stand("faro", 1)
+        play(night, "faro", 60)
+        assert night.player_json("p1")["at_table"] is None
+        assert host.table.state.ledger.balance("seat-1") == 0
+        assert all(who != "seat-1" for who, _, _ in host.table.game.bets)  # type: ignore[union-attr]
+        assert any(r.kind == "faro.withdraw" for r in host.table.store.records())
+        assert night.player_json("p2")["at_table"] is not None  # Bob plays on
+    finally:
+        night.stop()
