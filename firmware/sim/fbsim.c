@@ -155,7 +155,7 @@ static avr_cycle_count_t card_enters_beam(avr_t *a, avr_cycle_count_t when, void
     deck_top++;
     drive('D', 5, 0);
     drive_shoe();
-    avr_cycle_timer_register_usec(avr, 300, card_clears_beam, NULL);
+    avr_cycle_timer_register_usec(avr, 2500, card_clears_beam, NULL);  /* a card takes 2.5 ms to pass */
     return 0;
 }
 
@@ -163,7 +163,7 @@ static void feed_motor(struct avr_irq_t *irq, uint32_t value, void *param) {
     (void)param;
     if (value && !irq->value) {  /* the roller starts: one card leaves (the separator lets one through) */
         feed_starts++;
-        avr_cycle_timer_register_usec(avr, 300, card_enters_beam, NULL);
+        avr_cycle_timer_register_usec(avr, 1000, card_enters_beam, NULL);
     }
 }
 

@@ -79,6 +79,7 @@ static void card_left(uint8_t what) {
 }
 
 void device_poll(uint32_t now) {
+    (void)now;
     if (feeding) {
         uint8_t in_beam = CARD_IN_EXIT();
         if (in_beam) {
@@ -89,7 +90,7 @@ void device_poll(uint32_t now) {
             feeding = 0;
             card_left(what);
         }
-        if (feeding && now - feed_started > FEED_TIMEOUT_MS) {
+        if (feeding && (int32_t)(hal_millis() - feed_started) > FEED_TIMEOUT_MS) {  /* now may predate the start */
             FEED_OFF();
             feeding = 0;
             feed_jam = 1;
@@ -108,7 +109,7 @@ void device_poll(uint32_t now) {
     }
 }
 
-static uint8_t deal(uint8_t *reply, uint32_t now) {
+static uint8_t deal(uint8_t *reply) {
     for (uint8_t waited = 0; feeding && waited < 15; waited++) {  /* the last card is still leaving */
         uint32_t t = hal_millis();
         while (hal_millis() == t) device_poll(t);
@@ -128,7 +129,7 @@ static uint8_t deal(uint8_t *reply, uint32_t now) {
     dealt++;
     meter_add(M_CARDS_DEALT, 1);
     uint32_t number = event_emit(FB_MSG_CARD_DEALT, &card);
-    start_feed(FEED_CARD, now);
+    start_feed(FEED_CARD, hal_millis());
     reply[0] = FB_STATUS_OK;
     for (uint8_t i = 0; i < 4; i++) reply[1 + i] = (uint8_t)(number >> (8 * i));
     return 5;
@@ -151,7 +152,8 @@ static uint8_t load(const uint8_t *args, uint8_t *reply) {
 }
 
 uint8_t device_execute(uint8_t type, const uint8_t *args, uint8_t *reply, uint32_t now) {
-    if (type == FB_MSG_DEAL) return deal(reply, now);
+    (void)now;
+    if (type == FB_MSG_DEAL) return deal(reply);
     if (type == FB_MSG_LOAD) return load(args, reply);
     return 0;
 }

@@ -70,7 +70,7 @@ void device_poll(uint32_t now) {
         if (--hands_left) start_hand(now);
         else motion = IDLE;
     }
-    if (motion != IDLE && now - motion_started > MOTION_TIMEOUT_MS) {
+    if (motion != IDLE && (int32_t)(now - motion_started) > MOTION_TIMEOUT_MS) {
         stop_all();
         motion_jam = 1;
         meter_add(M_JAMS, 1);
