@@ -1,0 +1,99 @@
+"""The firmware's own side of PROTOCOL.md, checked frame by frame on the simavr harness's pty (no relay):
+what a host cannot see through the drivers, read from the firmware's counters and the simulated hardware."""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterator
+
+import pytest
+from fb_avr import Harness, needs_avr
+
+from firmware_bridge import DeviceReset, Shoe
+from firmware_bridge.protocol.frame import Frame, encode_frame
+from firmware_bridge.protocol.layouts import Status
+
+HELLO, PING, DEAL, NAK = 0x01, 0x02, 0x10, 0xFF
+
+
+@pytest.fixture
+def shoe() -> Iterator[Harness]:
+    needs_avr()
+    harness = Harness("shoe", "--decks", "1", "--seed", "4")
+    yield harness
+    harness.close()
+
+
+def _hello(h: Harness, seq: int = 1) -> dict[str, int]:
+    h.command(HELLO, seq, bytes([1, 1]))
+    reply = h.expect(0x81)
+    status, _, kind = reply.payload[:3]
+    boot_id, cause, last_no, acked = struct.unpack("<IBII", reply.payload[18:31])
+    return {"status": status, "kind": kind, "boot_id": boot_id, "cause": cause, "last": last_no,
+            "acked": acked}
+
+
+def test_after_boot_only_hello_is_accepted_and_nothing_runs(shoe: Harness) -> None:
+    shoe.command(DEAL, 1)
+    nak = shoe.expect(NAK)
+    assert nak.ack == 1 and tuple(nak.payload) == (Status.NEED_HELLO, DEAL)
+    assert shoe.control("stats")["world"]["feed_starts"] == 0  # the roller never turned
+    hello = _hello(shoe, 2)
+    assert hello["status"] == 0 and hello["kind"] == 1 and hello["boot_id"] != 0
+    assert hello["cause"] == 0 and hello["last"] == 0  # power-on, no event issued
+
+
+def test_a_repeated_seq_gets_the_same_reply_bytes_and_deals_once(shoe: Harness) -> None:
+    _hello(shoe)
+    shoe.command(DEAL, 5)
+    first = shoe.expect(0x90)
+    shoe.command(DEAL, 5)
+    again = shoe.expect(0x90)
+    assert encode_frame(first) == encode_frame(again) and first.ack == 5
+    assert shoe.control("stats")["world"]["feed_starts"] == 1  # one card left the shoe
+    diag = shoe.diag()
+    assert diag["executed"]["DEAL"] == 1 and diag["replays"] == 1
+
+
+def test_damaged_and_oversize_frames_are_dropped_and_counted(shoe: Harness) -> None:
+    _hello(shoe)
+    good = bytearray(encode_frame(Frame(type=PING, seq=3)))
+    flipped = bytes(good[:2]) + bytes([good[2] ^ 0x10]) + bytes(good[3:])
+    shoe.send(b"\x13\x37\x00" + flipped + bytes(range(1, 100)) + b"\x00")
+    assert [f for f in shoe.quiet(0.3) if f.type == 0x82] == []  # no reply to any of them
+    assert shoe.diag()["bad_frames"] >= 3
+    shoe.command(PING, 4)
+    assert shoe.expect(0x82).ack == 4  # the line is clean again
+
+
+def test_unknown_commands_are_refused(shoe: Harness) -> None:
+    _hello(shoe)
+    shoe.command(0x3F, 6)
+    assert tuple(shoe.expect(NAK).payload) == (Status.UNKNOWN_COMMAND, 0x3F)
+    shoe.command(0x30, 7, bytes(6))  # SPIN is a reel command: a shoe answers it as not implemented
+    assert tuple(shoe.expect(0xB0).payload) == (Status.UNKNOWN_COMMAND,)
+
+
+def test_every_reset_draws_a_new_boot_id(shoe: Harness) -> None:
+    boot_ids = {_hello(shoe)["boot_id"]}
+    for cause, code in (("watchdog", 1), ("brown_out", 2), ("power_on", 0), ("watchdog", 1)):
+        new = shoe.control(f"reset {cause}")["boot_id"]
+        hello = _hello(shoe)
+        assert hello["boot_id"] == new and hello["cause"] == code
+        boot_ids.add(new)
+    assert len(boot_ids) == 5
+
+
+def test_host_requested_reset_reboots_through_the_watchdog(shoe: Harness) -> None:
+    device = Shoe(shoe.port, reply_timeout=0.1, retries=3)
+    try:
+        old = device.info.boot_id
+        with device.subscribe() as events:
+            device.reset()  # the link's heartbeat finds the rebooted device and greets it
+            event = events.get(timeout=5)
+            while not isinstance(event, DeviceReset):
+                event = events.get(timeout=5)
+        assert event.reset_cause == "host_request" and event.new_boot_id != old
+        assert device.meters()["resets"] == 1
+    finally:
+        device.close()
