@@ -22,13 +22,18 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration
-from vision.detect import CardQuad, CornerFrame, detect_cards, min_channel
+from vision.detect import CardQuad, CornerFrame, Detection, detect_cards, min_channel
+from vision.finder import find_cards
 from vision.glyphs import RANK_CLASSES, SUIT_CLASSES, GlyphModel, default_model
 from vision.index import PX, cut_patch, letter_column, segment_index
 from vision.render import CARD_ASPECT
 from vision.sighting import BACK, JOKER, RED_SUITS, Sighting
 
 Mode = Literal["shoe", "table"]
+Finder = Literal["learned", "classic", "both"]
+FINDERS = ("learned", "classic", "both")
+# chosen by measurement (docs/vision.md): which finder each mode uses unless told
+DEFAULT_FINDER: dict[str, Finder] = {"table": "both", "shoe": "classic"}
 _RANKS = RANK_CLASSES[:-1]
 _SUITS = SUIT_CLASSES[:-1]
 
@@ -64,9 +69,17 @@ class Recognizer:
         min_corner_confidence: float = 0.75,
         card_width_hint: float | None = None,
         work_width: int | None = None,
+        finder: Finder | None = None,
+        finder_size: int = 512,
     ) -> None:
         if mode not in ("shoe", "table"):
             raise ValueError(f"mode must be 'shoe' or 'table', got {mode!r}")
+        finder = finder or DEFAULT_FINDER[mode]
+        if finder not in FINDERS:
+            raise ValueError(f"finder must be one of {', '.join(FINDERS)}, got {finder!r}")
+        self.finder: Finder = finder
+        self.finder_size = finder_size
+        self.prefer = "classic"  # whose outline stands where both finders found a card (measured)
         self.mode: Mode = mode
         self.calibration = calibration
         self.model = model or default_model()
@@ -253,6 +266,41 @@ class Recognizer:
         return s if s is not None and s.card != BACK else None
 
     # -- frame --------------------------------------------------------------------------------------
+    def _detect(self, view: np.ndarray) -> Detection:
+        """Card quads and corner candidates from the chosen finder (or both, merged)."""
+        min_fraction = 0.1 if self.mode == "shoe" else 0.025
+        dets = []
+        if self.finder in ("classic", "both"):
+            dets.append(
+                detect_cards(
+                    view,
+                    work_width=self.work_width,
+                    card_width_hint=self.card_width_hint,
+                    min_card_fraction=min_fraction,
+                    fine_corners=self.mode == "table",
+                )
+            )
+        if self.finder in ("learned", "both"):
+            dets.insert(
+                0,
+                find_cards(
+                    view,
+                    long_side=self.finder_size,
+                    min_card_fraction=min_fraction,
+                    card_width_hint=self.card_width_hint,
+                    fine_corners=self.mode == "table",
+                ),
+            )
+        if len(dets) == 1:
+            return dets[0]
+        first, second = (dets[1], dets[0]) if self.prefer == "classic" else (dets[0], dets[1])
+        quads = list(first.quads)
+        for q in second.quads:  # where both found a card, the preferred finder's outline stands
+            c = q.corners.mean(axis=0)
+            if not any(_inside(o, c) for o in quads):
+                quads.append(q)
+        return Detection(tuple(quads), first.blobs + second.blobs, first.scale)
+
     def recognize(self, image: np.ndarray) -> list[Sighting]:
         """Every card sighting in ``image`` (BGR); in shoe mode at most one."""
         if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3:
@@ -264,13 +312,7 @@ class Recognizer:
             view = image[y : y + h, x : x + w]
             ox, oy = x, y
         colour = colour_is_informative(view)
-        det = detect_cards(
-            view,
-            work_width=self.work_width,
-            card_width_hint=self.card_width_hint,
-            min_card_fraction=0.1 if self.mode == "shoe" else 0.025,
-            fine_corners=self.mode == "table",
-        )
+        det = self._detect(view)
         quads = det.quads
         if self.mode == "shoe" and quads:
             quads = (max(quads, key=lambda q: q.width * q.height),)
@@ -343,6 +385,11 @@ def _corner_box(f: CornerFrame) -> tuple[tuple[float, float], ...]:
     m = f.card_to_image()
     box = np.array([[0.02, 0.03], [0.2, 0.03], [0.2, 0.5], [0.02, 0.5]]).reshape(-1, 1, 2)
     return tuple((float(x), float(y)) for x, y in cv2.perspectiveTransform(box, m).reshape(-1, 2))
+
+
+def _inside(q: CardQuad, p: np.ndarray) -> bool:
+    poly = q.corners.astype(np.float32).reshape(-1, 1, 2)
+    return cv2.pointPolygonTest(poly, (float(p[0]), float(p[1])), False) >= 0
 
 
 def _diagonal(s: Sighting) -> float:

@@ -23,7 +23,7 @@ import numpy as np
 from vision.render import CARD_ASPECT, CardStyle, render_card
 from vision.sources import RecordedSource
 
-BACKGROUNDS = ("felt", "wood", "dark", "grey")
+BACKGROUNDS = ("felt", "wood", "dark", "grey", "light_wood", "white")
 LAYOUTS = ("row", "scatter", "hand", "fan", "shoe")
 
 
@@ -89,13 +89,17 @@ class SimulatedCamera:
             base, grain = (40, 80, 130), 18
         elif self.background == "dark":
             base, grain = (28, 24, 22), 5
+        elif self.background == "light_wood":  # white cards on a pale table: the hard case
+            base, grain = (150, 192, 218), 12
+        elif self.background == "white":
+            base, grain = (228, 230, 231), 4
         else:
             base, grain = (150, 155, 150), 6
         img = np.empty((h, w, 3), np.float32)
         img[:] = base
         noise = rng.normal(0, grain, (h // 4 + 1, w // 4 + 1, 1)).astype(np.float32)
         img += cv2.resize(noise, (w, h))[..., None]
-        if self.background == "wood":
+        if self.background in ("wood", "light_wood"):
             stripes = np.sin(np.linspace(0, 40, h) + rng.uniform(0, 6))[:, None, None] * 14
             img += stripes
         gx = np.linspace(-1, 1, w)[None, :, None]

@@ -22,6 +22,7 @@ from vision import (
 )
 from vision.evaluate import evaluate
 from vision.index import cut_patch, segment_index
+from vision.recognizer import FINDERS
 
 NAME = "vision"
 app = typer.Typer(
@@ -31,11 +32,22 @@ app = typer.Typer(
 ModeOpt = Annotated[str, typer.Option("--mode", help="shoe (one card in a window) or table (every card).")]
 CalOpt = Annotated[Path | None, typer.Option("--calibration", help="Deck calibration file from `calibrate`.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output only.")]
+FinderOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--finder",
+        help="Card finder: learned, classic (thresholds) or both (default: the measured choice per mode).",
+    ),
+]
 
 
-def _recognizer(mode: str, calibration: Path | None, window: str | None = None) -> Recognizer:
+def _recognizer(
+    mode: str, calibration: Path | None, window: str | None = None, finder: str | None = None
+) -> Recognizer:
     if mode not in ("shoe", "table"):
         fail(f"--mode must be 'shoe' or 'table', got {mode!r}")
+    if finder is not None and finder not in FINDERS:
+        fail(f"--finder must be one of {', '.join(FINDERS)}, got {finder!r}")
     cal = None
     if calibration is not None:
         try:
@@ -49,7 +61,7 @@ def _recognizer(mode: str, calibration: Path | None, window: str | None = None) 
             win = (x, y, w, h)
         except ValueError:
             fail(f"--window must be x,y,w,h in pixels, got {window!r}")
-    return Recognizer(mode, calibration=cal, window=win)  # type: ignore[arg-type]
+    return Recognizer(mode, calibration=cal, window=win, finder=finder)  # type: ignore[arg-type]
 
 
 @app.command()
@@ -58,10 +70,11 @@ def recognize(
     mode: ModeOpt = "table",
     calibration: CalOpt = None,
     window: Annotated[str | None, typer.Option(help="Shoe window x,y,w,h in pixels.")] = None,
+    finder: FinderOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Recognise the cards in one image."""
-    rec = _recognizer(mode, calibration, window)
+    rec = _recognizer(mode, calibration, window, finder)
     try:
         frame = read_image(image)
     except VisionError as exc:
@@ -88,6 +101,7 @@ def eval_(
     ] = None,
     calibration: CalOpt = None,
     limit: Annotated[int | None, typer.Option(help="Evaluate only the first N images.")] = None,
+    finder: FinderOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Score recognition on a labelled folder: accuracy, or precision/recall/F1, confusions, ms/frame."""
@@ -97,7 +111,7 @@ def eval_(
         layout = detect_layout(directory)
     except (VisionError, OSError) as exc:
         fail(str(exc))
-    rec = _recognizer(mode or ("shoe" if layout == "single" else "table"), calibration)
+    rec = _recognizer(mode or ("shoe" if layout == "single" else "table"), calibration, finder=finder)
     try:
         if as_json:
             report = evaluate(directory, rec, limit=limit)
@@ -121,6 +135,59 @@ def eval_(
             console.print(f"{k}: {v}")
     for c in out["confusions"][:15]:  # type: ignore[index]
         console.print(f"  {c['truth']} read as {c['read']}: {c['count']}")
+
+
+@app.command("eval-all")
+def eval_all(
+    dev: Annotated[
+        Path, typer.Option("--dev", help="Folder of labelled dev folders (default ../shared/vision/dev).")
+    ] = Path("../shared/vision/dev"),
+    synthetic: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--synthetic",
+            help="A synthetic scene folder (tools/vision/scenes.py --split held-out); may be repeated.",
+        ),
+    ] = None,
+    finder: FinderOpt = None,
+    limit: Annotated[int | None, typer.Option(help="Evaluate only the first N images of each.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Score every dev folder and each synthetic benchmark folder, one line each."""
+    from vision.evaluate import detect_layout
+
+    folders = sorted(d for d in dev.iterdir() if d.is_dir()) if dev.is_dir() else []
+    folders += list(synthetic or [])
+    if not folders:
+        fail(f"no labelled folders found: {dev} is missing or empty and no --synthetic folder was given")
+    results: dict[str, Any] = {}
+    for d in folders:
+        try:
+            layout = detect_layout(d)
+        except (VisionError, OSError) as exc:
+            results[d.name] = {"error": str(exc)}
+            continue
+        rec = _recognizer("shoe" if layout == "single" else "table", None, finder=finder)
+        try:
+            rep = evaluate(d, rec, limit=limit).to_json()
+        except VisionError as exc:
+            results[d.name] = {"error": str(exc)}
+            continue
+        keep = ("frames", "correct", "accuracy", "true_positives", "false_positives", "false_negatives")
+        row = {k: rep[k] for k in (*keep, "precision", "recall", "f1", "ms_per_frame") if k in rep}
+        row["finder"] = rec.finder
+        row["misses"] = rep["misses"][:10]  # type: ignore[index]
+        results[d.name] = row
+        if not as_json:
+            score = (
+                f"{rep['correct']}/{rep['frames']} = {rep['accuracy']}"
+                if layout == "single"
+                else f"TP {rep['true_positives']} FP {rep['false_positives']} FN {rep['false_negatives']} "
+                f"F1 {rep['f1']}"
+            )
+            console.print(f"{d.name}: {score}  ({rep['ms_per_frame']} ms/frame, finder {rec.finder})")
+    if as_json:
+        print_json(results)
 
 
 def _calibration_items(source: str, order: str) -> list[tuple[str, Any]]:

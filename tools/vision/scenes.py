@@ -38,6 +38,7 @@ from vision.sighting import RANKS, SUITS  # noqa: E402
 
 FACES = [r + s for s in SUITS for r in RANKS]
 FACE_PX = 240  # width of the cached card renders
+READABLE = 50.0  # benchmark cards are at least this wide (px): an index narrower than ~6 px is unreadable
 
 
 @dataclass(frozen=True)
@@ -343,6 +344,7 @@ def make_scene(
     families: tuple[str, ...] = TRAIN_FAMILIES,
     decks: list[Deck] | None = None,
     max_cards: int = 12,
+    min_card: float = 8.0,
 ) -> Scene:
     """One scene ``size`` = (w, h) with its label map and card truths."""
     w, h = size
@@ -353,7 +355,7 @@ def make_scene(
     ss = float(rng.choice([1.0, 1.0, 1.5, 2.0]))  # drawn large, then downscaled
     W, H = int(w * ss), int(h * ss)
     short = min(w, h)
-    card_out = float(np.exp(rng.uniform(np.log(8), np.log(0.6 * short))))
+    card_out = float(np.exp(rng.uniform(np.log(min_card), np.log(max(min_card + 1, 0.6 * short)))))
     card_px = card_out * ss
     view = _view(rng, W, H, card_px)
     img = table_surface(family, rng, H, W)
@@ -493,12 +495,17 @@ def write_benchmark(out: Path, split: str, count: int, seed: int, size: tuple[in
     decks = [Deck(rng) for _ in range(8)]
     for i in range(count):
         w, h = size if rng.random() < 0.7 else (size[1], size[0])
-        scene = make_scene(rng, (w, h), families, decks, max_cards=10)
+        scene = make_scene(rng, (w, h), families, decks, max_cards=10, min_card=READABLE)
         name = f"scene_{i:03d}.jpg"
         cv2.imwrite(str(out / "images" / name), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
-        # the codes a reader can be asked for: cards with at least one index showing, or a back
-        # that is at least half visible
-        shown = [c for c in scene.cards if any(c.index_visible) or (c.code == "BK" and c.visible > 0.5)]
+        # the codes a reader can be asked for: cards wide enough to read with at least one index
+        # showing, or a back that is at least half visible
+        shown = [
+            c
+            for c in scene.cards
+            if np.linalg.norm(c.outline[1] - c.outline[0]) >= READABLE
+            and (any(c.index_visible) or (c.code == "BK" and c.visible > 0.5))
+        ]
         labels[name] = [c.code for c in shown]
         truth[name] = {"family": scene.family, "cards": [c.to_json() for c in scene.cards]}
     (out / "labels.json").write_text(json.dumps(labels, indent=1))

@@ -1,0 +1,143 @@
+"""The learned card finder and the synthetic scenes it is trained and measured on.
+
+The scene generator lives in tools/vision (dev-only, OpenCV + numpy); its ground truth must agree
+with the pixels it draws, or the finder learns the wrong thing.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import Recognizer, SimulatedCamera
+from vision.finder import MODEL_PATH, FinderModel, find_cards, snap_to_edges
+from vision.render import CARD_ASPECT
+from vision.sighting import is_card_code
+
+TOOLS = Path(__file__).resolve().parents[2] / "tools" / "vision"
+sys.path.insert(0, str(TOOLS))
+
+from backgrounds import HELD_OUT_FAMILIES, LIGHT, TRAIN_FAMILIES  # noqa: E402
+from scenes import Deck, make_scene, targets  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def scenes() -> list:
+    rng = np.random.default_rng(4242)
+    decks = [Deck(rng) for _ in range(2)]
+    return [make_scene(rng, (320, 240), TRAIN_FAMILIES, decks) for _ in range(6)]
+
+
+def test_held_out_families_are_never_training_families() -> None:
+    assert not set(HELD_OUT_FAMILIES) & set(TRAIN_FAMILIES)
+    assert any(f in LIGHT for f in HELD_OUT_FAMILIES)  # the hard case is held out too
+    assert sum(f in LIGHT for f in TRAIN_FAMILIES) >= len(TRAIN_FAMILIES) / 3
+
+
+def test_scene_truth_agrees_with_its_label_map(scenes: list) -> None:
+    seen = 0
+    for s in scenes:
+        assert s.image.shape[:2] == s.labels.shape
+        idents = {c.ident for c in s.cards}
+        assert set(np.unique(s.labels)) - {0} <= idents  # every labelled pixel belongs to a known card
+        for c in s.cards:
+            assert is_card_code(c.code)
+            assert 0 < c.visible <= 1
+            ys, xs = np.nonzero(s.labels == c.ident)
+            poly = c.outline.astype(np.float32).reshape(-1, 1, 2)
+            # every visible pixel of a card lies inside (or on) its outline
+            pts = zip(xs[::7], ys[::7], strict=True)
+            d = [cv2.pointPolygonTest(poly, (float(x), float(y)), True) for x, y in pts]
+            assert min(d) > -1.5
+            side = np.linalg.norm(c.outline[1] - c.outline[0])
+            for q in c.index_quads:  # indices lie inside the card, near a corner
+                for p in q:
+                    assert cv2.pointPolygonTest(poly, (float(p[0]), float(p[1])), True) > -0.02 * side
+            seen += 1
+    assert seen >= 5
+
+
+def test_targets_mark_interior_boundary_and_visible_indices(scenes: list) -> None:
+    for s in scenes:
+        t = targets(s, 2)
+        h, w = s.labels.shape
+        assert t.shape == (3, h // 2, w // 2)
+        lab = cv2.resize(s.labels.astype(np.float32), (w // 2, h // 2), interpolation=cv2.INTER_NEAREST)
+        assert np.array_equal(t[0] > 0, lab > 0)
+        assert not np.any((t[1] > 0) & (cv2.dilate((lab > 0).astype(np.uint8), np.ones((3, 3))) == 0))
+        shown = sum(sum(c.index_visible) for c in s.cards)
+        assert (t[2].max() > 0.9) == (shown > 0) or shown == 0
+
+
+def test_shipped_finder_loads_with_cv2_dnn_and_is_small() -> None:
+    assert MODEL_PATH.stat().st_size < 10 * 1024 * 1024
+    model = FinderModel()
+    prob, scale = model.maps(np.full((300, 400, 3), 128, np.uint8), 512)
+    assert prob.shape == (3, 300, 400) and scale == 1.0
+    assert prob.min() >= 0 and prob.max() <= 1
+
+
+def test_finder_finds_whole_cards_on_a_held_out_scene() -> None:
+    rng = np.random.default_rng(90210)  # a seed and table families training never used
+    found = wanted = 0
+    deck = Deck(rng)
+    for _ in range(15):
+        if wanted >= 6:
+            break
+        s = make_scene(rng, (960, 720), HELD_OUT_FAMILIES, [deck], max_cards=8)
+        det = find_cards(s.image)
+        centres = [q.corners.mean(axis=0) for q in det.quads]
+        for c in s.cards:
+            side = float(np.linalg.norm(c.outline[1] - c.outline[0]))
+            if c.visible < 0.97 or side < 30:
+                continue
+            wanted += 1
+            centre = c.outline.mean(axis=0)
+            found += any(np.linalg.norm(centre - q) < 0.15 * side for q in centres)
+    assert wanted >= 6
+    assert found >= 0.8 * wanted, (found, wanted)
+
+
+def test_edges_snap_back_onto_a_card_outline() -> None:
+    img = np.full((400, 400, 3), 60, np.uint8)
+    true = np.array([[120, 80], [260, 90], [250, 286], [110, 276]], float)
+    cv2.fillConvexPoly(img, true.astype(np.int32), (235, 235, 235), cv2.LINE_AA)
+    off = true + np.array([[4, -3], [3, 4], [-4, 3], [-3, -4]])
+    snapped = snap_to_edges(img, off, 8)
+    assert np.abs(snapped - true).max() < 1.5
+    assert np.abs(off - true).max() > 3
+
+
+@pytest.mark.parametrize("finder", ["learned", "both"])
+def test_same_cards_from_a_frame_and_its_4x_upscale(finder: str) -> None:
+    cam = SimulatedCamera(size=(640, 480), background="wood", seed=3, card_width=110)
+    shot = cam.frame_for(["AS", "10H", "QD", "7C"], "scatter")
+    rec = Recognizer("table", finder=finder)  # type: ignore[arg-type]
+    small = Counter(s.card for s in rec.recognize(shot.image))
+    big = cv2.resize(shot.image, (2560, 1920), interpolation=cv2.INTER_CUBIC)
+    large = rec.recognize(big)
+    assert Counter(s.card for s in large) == small == Counter(shot.codes)
+    for s in large:  # outlines come back in the big frame's own pixels
+        assert max(np.ptp(np.array(s.outline), axis=0)) > 4 * 110 * 0.8
+
+
+def test_a_card_on_a_white_table_is_found() -> None:
+    img = np.full((720, 960, 3), (226, 229, 231), np.uint8)
+    from vision.render import render_card
+
+    card = render_card("KH", 200)
+    h = int(200 * CARD_ASPECT)
+    src = np.array([[0, 0], [200, 0], [200, h], [0, h]], np.float32)
+    dst = np.array([[380, 200], [570, 230], [540, 500], [350, 470]], np.float32)
+    m = cv2.getPerspectiveTransform(src, dst)
+    warped = cv2.warpPerspective(card.image, m, (960, 720))
+    alpha = cv2.warpPerspective(card.mask, m, (960, 720)).astype(np.float32)[..., None] / 255
+    img = (img * (1 - alpha) + warped * alpha).astype(np.uint8)
+    det = find_cards(img)
+    assert len(det.quads) == 1
+    assert np.linalg.norm(det.quads[0].corners.mean(axis=0) - dst.mean(axis=0)) < 10
