@@ -23,7 +23,8 @@ def get_night(request: Request) -> Night:
     return night
 
 
-TableId = Annotated[str, Path(min_length=1, max_length=32, description="a table's id from GET /api/tables")]
+TableId = Annotated[str, Path(min_length=1, max_length=32, examples=["table-1"],
+                              description="a table's id from GET /api/tables")]
 
 
 def get_table_host(request: Request, table_id: TableId) -> TableHost:

@@ -57,7 +57,8 @@ def table_routes(Host: Any, state_path: str, api: str) -> APIRouter:  # noqa: N8
         return await run_in_threadpool(host.table.public_state)
 
     @router.get(api + "/games", tags=["read"])
-    async def games(role: ViewerRole) -> dict[str, str]:
+    async def games(role: ViewerRole, host: Host) -> dict[str, str]:
+        """The games this table can play (``POST .../game`` changes to one between shoes)."""
         return {name: entry.description for name, entry in GAMES.items()}
 
     @router.get(api + "/history", tags=["read"])
