@@ -4,8 +4,9 @@ Per player: cash paid in (buy-ins and rebuys), cash paid out, chips still held (
 table), and the result ``cashed_out + chips - bought``. Per table: chips players brought (the
 drop), chips they took away, chips on its seats now, and the table's result for the house
 ``brought - taken - on_seats`` (chips still on the layout mid-round count for the house until the
-round settles). The night balances when the chips sold and not cashed equal the chips players hold
-plus what the tables won.
+round settles). The night balances when every table's own ledger agrees with the cage about the
+chips players brought and took away (``agrees``: two logs, two counts) and the chips sold and not
+cashed equal the chips players hold plus what the tables won.
 """
 
 from __future__ import annotations
@@ -14,7 +15,14 @@ import csv
 import io
 from typing import Any
 
+from dealer.table.cage import MOVE_TAG
 from dealer.table.night import Night, seat_chips
+
+
+def ledger_moves(ledger: Any) -> int:
+    """Chips players brought to a table less chips they took away, by the table's own ledger."""
+    return sum(t.amount if t.source == "cage" else -t.amount for t in ledger.transfers
+               if t.reason.startswith(MOVE_TAG) and "cage" in (t.source, t.target))
 
 
 def night_report(night: Night) -> dict[str, Any]:
@@ -41,6 +49,7 @@ def night_report(night: Night) -> dict[str, Any]:
         games = sorted(state.games)
         tables.append({"id": table.id, "name": table.name, "game": host.table.game_name, "games": games,
                        "brought": brought, "taken": taken, "on_seats": on_seats,
+                       "agrees": ledger_moves(state.ledger) == brought - taken,
                        "result": brought - taken - on_seats, "records": host.table.store.last_seq,
                        "players": sorted({cage.players[pid].name for seat, pid in cage.seats.items()
                                           if seat.table == table.id})})
@@ -50,7 +59,7 @@ def night_report(night: Night) -> dict[str, Any]:
     house = sum(t["result"] for t in tables)
     return {"night": night.name, "players": players, "tables": tables,
             "totals": {"bought": bought, "cashed_out": cashed, "chips_held": held, "house_result": house,
-                       "balanced": bought - cashed == held + house}}
+                       "balanced": bought - cashed == held + house and all(t["agrees"] for t in tables)}}
 
 
 CSV_COLUMNS = ("section", "id", "name", "bought", "cashed_out", "chips", "result", "brought", "taken",

@@ -17,6 +17,7 @@ from dealer.core.errors import IllegalOperation
 from dealer.table.cage import Sit, UnknownName
 from dealer.table.host import chips_in_play
 from dealer.table.night import Night
+from dealer.table.report import night_report
 
 
 def night_settings(tmp: Path, *tables: dict[str, Any], guests: tuple[str, ...] = ()) -> NightSettings:
@@ -184,6 +185,9 @@ def test_a_move_interrupted_between_the_two_logs_is_finished_on_restart(tmp_path
         night.buy_in("p1", 800)
         night.cage.submit(Sit("p1", "bac", 2, 300))  # the cage logged the sit, then the server died
         assert night.host("bac").table.state.ledger.balance("seat-2") == 0
+        torn = night_report(night)
+        assert not torn["totals"]["balanced"]  # the two logs disagree, and the report says so
+        assert [t["agrees"] for t in torn["tables"]] == [True, False]
     finally:
         night.stop()
     again = Night.open(settings)
@@ -191,6 +195,7 @@ def test_a_move_interrupted_between_the_two_logs_is_finished_on_restart(tmp_path
         ledger = again.host("bac").table.state.ledger
         assert ledger.balance("seat-2") == 300 and again.player_json("p1")["cage_chips"] == 500
         assert again.cage.state.at_tables() == {"bac": 300}
+        assert night_report(again)["totals"]["balanced"]
     finally:
         again.stop()
     third = Night.open(settings)  # finished once, not again
