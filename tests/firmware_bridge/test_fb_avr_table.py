@@ -1,5 +1,5 @@
 """``devices.shoe = "avr"``: a baccarat table deals a whole shoe through the reference firmware under simavr,
-the way ``dealer serve`` opens it (TableHost -> hardware -> ``open_device("shoe", "avr")``)."""
+through TableHost (hardware -> ``open_device("shoe", "avr")``) and through a ``dealer serve`` process."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fb_avr import needs_avr
+from serving import Server
 
 from dealer.config import load_settings
 from dealer.table.host import TableHost
@@ -56,3 +58,25 @@ def test_a_baccarat_shoe_is_dealt_to_the_cut_card_through_the_firmware(tmp_path:
         assert host.table.public_state()["game"] == "baccarat"
     finally:
         host.stop()
+
+
+@pytest.mark.slow
+def test_dealer_serve_with_the_shoe_on_avr_deals_a_baccarat_shoe_to_the_cut_card(tmp_path: Path) -> None:
+    needs_avr()
+    env = {"DEALER_DEVICES__SHOE": "avr", "DEALER_DEVICES__SHUFFLER": "none", "DEALER_DEVICES__REELS": "none",
+           "DEALER_DEVICES__CAMERA": "none", "DEALER_TABLE__GAME": "baccarat", "DEALER_SHOE__DECKS": "8",
+           "DEALER_TABLE__PACE_MS": "0"}
+    server = Server(tmp_path / "t.db", env=env)
+    try:
+        shoe: dict[str, Any] = {}
+
+        def cut_reached() -> bool:
+            shoe.update(server.get("/state")["shoe"])
+            return bool(shoe["cut_card_reached"])
+
+        _until("the cut card through dealer serve", cut_reached)  # RULES H2
+        assert shoe["total"] == 8 * 52 and shoe["cards_out"] >= shoe["cut_index"]
+        assert shoe["faults"] == []
+        assert server.get("/state")["game"] == "baccarat"
+    finally:
+        server.stop()
