@@ -31,7 +31,7 @@ def test_display_shows_simulated_rounds_live(browser: object, server: Server) ->
     shown_round = page.get_attribute(".last-round", "data-round")
     history = {str(r["round"]): r for r in server.get("/api/history")}
     assert shown_round in history
-    text = page.inner_text(".last-round")
+    text = page.get_attribute(".last-round", "data-text")
     for number, seat in history[shown_round]["game"]["seats"].items():
         assert f"seat {number} " + "/".join(h["result"] for h in seat["hands"]) in text
     seen = page.wait_for_function(  # the cards on the layout right now (between rounds there are none)
@@ -45,27 +45,26 @@ def test_display_shows_simulated_rounds_live(browser: object, server: Server) ->
 
 
 def test_dealer_page_takes_over_and_plays(browser: object, server: Server) -> None:
-    page = browser.new_page()  # type: ignore[attr-defined]
+    """/dealer is the default table's control page: take over, bet by taps, deal, play the round."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})  # type: ignore[attr-defined]
     page.goto(server.url + "/dealer")
     page.wait_for_selector("body[data-connected=yes]", timeout=20_000)
-    page.click("#take-over")
+    page.click("#autoplay-off")
     page.wait_for_selector("#autoplay-state:text('dealer in control')", timeout=10_000)
     time.sleep(1.0)
     frozen = server.get("/state")["seq"]
     time.sleep(1.0)
     assert server.get("/state")["seq"] <= frozen + 1  # autoplay has stopped (one step may finish)
-    # the dealer now runs the table from the page: bets, the deal, decisions, typed cards
     while server.get("/state")["prompt"]["step"] != "bet":  # let the round in progress finish
         run_one_step(page, server)
-    page.fill("#bet-seat", "4")
+    page.click(".player-chip[data-seat='2']")
+    page.click("#bet-clear")
+    page.click(".chip[data-chip='10']")
     seq = server.get("/state")["seq"]
-    page.click("#buy-in")
-    wait_seq(page, seq)  # the buy-in is logged before the bet is placed
-    seq = server.get("/state")["seq"]
-    page.click("#bet-form button[type=submit], #bet-form button:not([type])")
+    page.click("#place-bet")
     wait_seq(page, seq)
     seats = server.get("/state")["games"]["blackjack"]["seats"]
-    assert seats["4"]["bet"] == 10
+    assert seats["2"]["bet"] == 10
     seq = server.get("/state")["seq"]
     page.click("button[data-option='deal']")
     wait_seq(page, seq)
@@ -74,7 +73,7 @@ def test_dealer_page_takes_over_and_plays(browser: object, server: Server) -> No
             break
         run_one_step(page, server)
     last = server.get("/state")["games"]["blackjack"]["last_rounds"][-1]
-    assert "4" in last["seats"] and last["seats"]["4"]["hands"][0]["result"]
+    assert "2" in last["seats"] and last["seats"]["2"]["hands"][0]["result"]
     assert page.inner_text("#error") == ""
 
 
@@ -86,8 +85,8 @@ def run_one_step(page: object, server: Server) -> None:
     state = server.get("/state")
     prompt = state["prompt"]
     if prompt["step"] == "card":
-        page.fill("#card", "7H")  # type: ignore[attr-defined]
-        page.click("#card-form button")  # type: ignore[attr-defined]
+        page.click("#rank-pad button[data-rank='7']")  # type: ignore[attr-defined]
+        page.click("#suit-pad button[data-suit='H']")  # type: ignore[attr-defined]
     else:
         options = [o for o in prompt["options"] if o not in ("bet", "insure")]
         choice = "stand" if "stand" in options else "decline" if "decline" in options else options[0]

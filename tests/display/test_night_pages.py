@@ -108,6 +108,16 @@ def test_tv_never_shows_a_face_down_card(browser: Any, night: NightServer) -> No
 
 
 PHONE_BOXES = ["button", ".panel", ".ctl-head", "select"]
+# every visible button, by a selector that survives the page redrawing it (each has an id or a data-* key)
+BUTTONS = """
+() => [...document.querySelectorAll("button")].filter((b) => b.offsetParent !== null).map((b) => {
+  if (b.id) return "#" + b.id;
+  const key = ["option", "seat", "chip", "rank", "suit", "seq", "resume", "dispute", "choice", "toggle"].find((k) => b.dataset[k] != null);
+  if (!key) throw new Error("a button with no id or data key: " + b.outerHTML);
+  const scope = b.closest("[id]");
+  return `${scope ? "#" + scope.id + " " : ""}button[data-${key}='${b.dataset[key]}']`;
+})
+"""
 
 
 @pytest.mark.parametrize("size", [(390, 844), (820, 1180)])
@@ -122,18 +132,22 @@ def test_control_page_every_button_does_something(browser: Any, night: NightServ
     assert layout_problems(page, PHONE_BOXES) == []
     assert "{" not in page.inner_text("body")  # no JSON anywhere
     screenshot(page, shots, f"control-bj-{size[0]}x{size[1]}", full_page=True)
+    page.click("#autoplay-off")  # a still table: the sweep below taps every button once
+    page.wait_for_selector("#autoplay-state:text('dealer in control')", timeout=10_000)
+    time.sleep(0.5)
     page.evaluate(WATCH)
     tapped = []
-    for handle in page.query_selector_all("button"):
-        if not handle.is_visible() or not handle.is_enabled():
-            continue
-        label = handle.inner_text().strip() or handle.get_attribute("aria-label")
+    for selector in page.evaluate(BUTTONS):
+        if not page.is_visible(selector) or not page.is_enabled(selector):
+            continue  # gone or disabled after an earlier tap (a suit needs a rank first)
         before_seq = int(page.get_attribute("body", "data-seq"))
         before = page.evaluate("window.__mutations")
-        handle.click()
+        page.click(selector, timeout=5_000)
         page.wait_for_function(f"window.__mutations > {before} || Number(document.body.dataset.seq) > {before_seq}",
                                timeout=5_000)
-        tapped.append(label)
+        page.wait_for_function("document.body.dataset.busy !== 'yes'", timeout=10_000)  # its request is over
+        tapped.append(selector)
+    page.click("#autoplay-on")
     assert len(tapped) >= 20 and errors == []
     page.close()
 

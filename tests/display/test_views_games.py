@@ -221,15 +221,15 @@ def test_pot_game_and_scoreboard_views_draw_operations_entered_by_hand(browser: 
 
 
 def test_dealer_page_runs_a_faro_turn_by_hand(browser: Any, tmp_path: Path) -> None:
-    """Take over a simulated faro table: a bet through the operation form, two cards typed in, and
-    the page's settle button; the display's layout and turn list follow."""
+    """Take over a simulated faro table on the control page: a bet by taps (rank, chips), two cards
+    from the card pad, and the settle button; the layout and the turn list follow."""
     server = serve(tmp_path, "faro")
     try:
-        page = browser.new_page()
+        page = browser.new_page(viewport={"width": 390, "height": 844})
         page.goto(server.url + "/dealer")
         page.wait_for_selector("body[data-connected=yes]", timeout=20_000)
-        page.wait_for_selector("#casekeeper", timeout=20_000)
-        page.click("#take-over")
+        page.wait_for_selector("#casekeeper", state="attached", timeout=20_000)
+        page.click("#autoplay-off")
         page.wait_for_selector("#autoplay-state:text('dealer in control')", timeout=10_000)
         time.sleep(0.3)
         state = server.get("/state")
@@ -244,27 +244,28 @@ def test_dealer_page_runs_a_faro_turn_by_hand(browser: Any, tmp_path: Path) -> N
         faro = state["games"]["faro"]
         live = [s["rank"] for s in faro["casekeeper"]["spindles"] if s["left"] >= 2]
         rank = live[0]
-        page.fill("#bet-seat", "4")
-        page.click("#buy-in")
-        page.wait_for_function("document.getElementById('error').textContent === ''")
-        page.fill("#op-kind", "faro.bet")
-        page.fill("#op-payload", f'{{"seat": "seat-4", "rank": "{rank}", "amount": 5}}')
-        page.click("#op-form button")
-        page.wait_for_selector(f".layout-bet[data-seat=seat-4][data-rank='{rank}'][data-amount='5']",
+        page.wait_for_selector("#bet-panel:not([hidden])", timeout=10_000)
+        page.click(".player-chip[data-seat='2']")
+        page.click(f"#bet-choice button[data-choice='{rank}']")
+        page.click("#bet-clear")
+        page.click(".chip[data-chip='5']")
+        page.click("#place-bet")
+        page.wait_for_selector(f".layout-bet[data-seat=seat-2][data-rank='{rank}'][data-amount='5']",
                                timeout=10_000)
         other = next(r for r in live if r != rank)
         cards = [f"{other}H"] if faro["next"] == "soda" else []  # RULES A5: the soda settles nothing
         cards += [f"{other}C", f"{rank}D"]  # a losing card, then our rank wins
         for code in cards:
-            page.fill("#card", code)
-            page.click("#card-form button")
-            page.wait_for_function("document.getElementById('card').value === ''", timeout=10_000)
+            seq = int(page.get_attribute("body", "data-seq"))
+            page.click(f"#rank-pad button[data-rank='{code[:-1]}']")
+            page.click(f"#suit-pad button[data-suit='{code[-1]}']")
+            page.wait_for_function(f"Number(document.body.dataset.seq) > {seq}", timeout=10_000)
         page.click("button[data-option='settle']")
-        page.wait_for_selector(f".turn[data-winner='{rank}D'] li[data-seat=seat-4][data-result=won]",
+        page.wait_for_selector(f".turn[data-winner='{rank}D'] li[data-seat=seat-2][data-result=won]",
                                timeout=10_000)
         assert page.inner_text("#error") == ""
         last = server.get("/state")["games"]["faro"]["history"][-1]
-        assert {"seat": "seat-4", "bet": rank, "stake": 5, "result": "won", "net": 5} in last["results"]
+        assert {"seat": "seat-2", "bet": rank, "stake": 5, "result": "won", "net": 5} in last["results"]
     finally:
         server.stop()
 
@@ -304,8 +305,9 @@ def test_chemin_de_fer_view_shows_the_bank_and_both_hands(browser: Any, tmp_path
         state = freeze(page, server)
         game = state["games"]["chemin-de-fer"]
         assert page.get_attribute(".chemin-de-fer [data-bank]", "data-bank") == str(game["bank"])
-        assert codes(page, ".bac-player .card") == game["player"]["cards"]
-        assert codes(page, ".bac-banker .card") == game["banker_hand"]["cards"]
+        # between coups the last coup's cards stay on the screen (.previous)
+        assert codes(page, ".bac-player .cards:not(.previous) .card") == game["player"]["cards"]
+        assert codes(page, ".bac-banker .cards:not(.previous) .card") == game["banker_hand"]["cards"]
         last = game["last_coups"][-1]["winner"]
         assert page.get_attribute(".chemin-de-fer .last-round", "data-winner") == last
     finally:

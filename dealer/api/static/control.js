@@ -65,14 +65,24 @@ function seatValue(spec, s) {
 function optionButtons(state) {
   const p = state.prompt;
   const offered = p ? (p.step === "shuffle" && !p.options.length ? ["shuffle"] : p.options) : [];
-  return offered.map((o) => {
+  // slots: a spin's stops come from the server's RNG, which no dealer route offers yet
+  const shown = gameKey() === "slots" ? offered.filter((o) => o !== "spin") : offered;
+  return shown.map((o) => {
     const b = el("button", { type: "button", "data-option": o, class: `opt opt-${o}`, text: label(o) });
     if (o === "bet") b.onclick = () => openForm("bet");
+    else if (o === "cash-out" && gameKey() === "slots") b.onclick = act(() => cashOutMachines());
     else if (MODES[o]) b.onclick = () => openForm(o);
     else if (o === "reveal" || o === "card") b.onclick = () => { $("card-panel").scrollIntoView({ block: "center" }); flash($("card-panel")); };
     else b.onclick = act(() => post("actions", { option: o }));
     return b;
   });
+}
+
+// A slot player's credits back to their seat, from every machine holding some.
+async function cashOutMachines() {
+  const machines = Object.entries(((current.games || {}).slots || {}).machines || {}).filter(([, m]) => m.meters.credits > 0);
+  if (!machines.length) throw new Error("no machine holds credits");
+  for (const [id] of machines) await post("operations", { kind: "slots.cash-out", payload: { machine: id, target: `seat-${seat}` } });
 }
 
 function flash(node) { node.classList.remove("flash"); void node.offsetWidth; node.classList.add("flash"); node.dataset.flashed = String(Number(node.dataset.flashed || 0) + 1); }

@@ -128,8 +128,15 @@ async function probeTable() {
   }
 }
 
+// Messages can come faster than a screen redraws: draw only the newest state, once a frame.
 function connect(onState, onMessage) {
   let delay = 500;
+  let latest = null;
+  const drawSoon = (state) => {
+    const first = latest === null;
+    latest = state;
+    if (first) requestAnimationFrame(() => { const s = latest; latest = null; onState(s); });
+  };
   const open = () => {
     const proto = location.protocol === "https:" ? "wss" : "ws";
     const ws = new WebSocket(withToken(`${proto}://${location.host}${tablePath("ws")}`));
@@ -137,7 +144,7 @@ function connect(onState, onMessage) {
       const msg = JSON.parse(ev.data);
       window.lastMessageId = msg.id;
       if (onMessage) onMessage(msg);
-      if (msg.data && msg.data.state) onState(msg.data.state, msg);
+      if (msg.data && msg.data.state) drawSoon(msg.data.state);
     };
     ws.onopen = () => { delay = 500; document.body.dataset.connected = "yes"; };
     ws.onclose = () => { document.body.dataset.connected = "no"; setTimeout(open, delay); delay = Math.min(delay * 2, 5000); };
