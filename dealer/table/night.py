@@ -243,7 +243,7 @@ class Night:
         if not self._seat_free(host, where.seat):
             return False
         player_id = self.cage.state.seats[where]
-        game = host.table.game
+        game: Any = host.table.game
         if host.table.game_name == "slots" and game is not None:
             machine = machine_for(game, where.seat)
             if machine is not None and game.machines[machine].meters["credits"]:
@@ -265,7 +265,7 @@ class Night:
     def _seat_free(self, host: TableHost, seat: int) -> bool:
         """No chips of this seat are in play. At faro, bets lie on the layout from turn to turn:
         the leaving player's bets are taken back between turns, whatever the others have down."""
-        game = host.table.game
+        game: Any = host.table.game
         if host.table.game_name != "faro" or game is None:
             return not chips_in_play(host.table.state)
         account = f"seat-{seat}"
@@ -343,17 +343,17 @@ class Night:
             table_id, seat, chips = str(data["table"]), int(data["seat"]), int(data["chips"])
             if table_id not in self.tables or record.seq in done[table_id] or not chips:
                 continue
-            table = self.tables[table_id].host.table
+            runtime = self.tables[table_id].host.table
             name = self.cage.state.players[str(data["player_id"])].name
             if record.kind == Sit.kind:
                 op = TransferChips("cage", f"seat-{seat}", chips, f"{MOVE_TAG}{record.seq}: {name} sits")
             else:
-                held = table.state.ledger.balance(f"seat-{seat}")
+                held = runtime.state.ledger.balance(f"seat-{seat}")
                 op = TransferChips(f"seat-{seat}", "cage", min(chips, held),
                                    f"{MOVE_TAG}{record.seq}: {name} stands")
             log.warning("finishing %s of cage record %d at %s after a restart", record.kind, record.seq,
                         table_id)
-            table.submit(op)
+            runtime.submit(op)
         for table in self.tables.values():
             if GAME_SOURCE in table.host.table.state.paused:
                 table.host.finish_game_change()
@@ -370,7 +370,7 @@ def check_games(settings: NightSettings) -> None:
 
 
 def seat_count(host: TableHost) -> int:
-    game = host.table.game
+    game: Any = host.table.game
     if host.table.game_name == "slots" and game is not None:
         return len(game.machines)  # one player per machine
     return host.settings.table.seats

@@ -27,7 +27,7 @@ def ledger_moves(ledger: Any) -> int:
 
 def night_report(night: Night) -> dict[str, Any]:
     cage = night.cage.state
-    players = []
+    players: list[dict[str, Any]] = []
     for player in cage.players.values():
         at_table = 0
         if player.seat is not None and player.seat.table in night.tables:
@@ -40,7 +40,7 @@ def night_report(night: Night) -> dict[str, Any]:
                         "tables": list(player.tables),
                         "seat": None if player.seat is None else {"table": player.seat.table,
                                                                   "seat": player.seat.seat}})
-    tables = []
+    tables: list[dict[str, Any]] = []
     for table in night.tables.values():
         host = table.host
         state = host.table.state
