@@ -18,6 +18,7 @@ from dealer.api.deps import DealerRole, NightDep, TableHostDep, ViewerRole, toke
 from dealer.api.models import ChipsIn, GameChangeIn, PlayerIn, SeatIn
 from dealer.table.cage import UnknownName
 from dealer.table.host import TableHost
+from dealer.table.hub import Subscription
 from dealer.table.night import Night
 from dealer.table.report import night_report, report_csv
 
@@ -102,6 +103,24 @@ async def report_as_csv(night: NightDep, role: ViewerRole) -> str:
     return report_csv(await run_in_threadpool(night_report, night))
 
 
+@router.websocket("/api/night/ws")
+async def night_stream(websocket: WebSocket) -> None:
+    """The cage's stream for the lobby: ``hello`` with the players and tables, then one ``cage``
+    message per move (new guest, buy-in, rebuy, sit, stand, cash-out) with both again."""
+    night: Night = websocket.app.state.night
+    if night.default.role_for(token_from(websocket)) is None:
+        await websocket.close(code=4401, reason="a valid token is required")
+        return
+    await websocket.accept()
+    sub = night.hub.subscribe()
+    try:
+        hello = await run_in_threadpool(lambda: {"players": night.players(), "tables": night.tables_json()})
+        await websocket.send_text(json.dumps({"id": 0, "type": "hello", "data": hello}))
+        await _forward(websocket, sub)
+    finally:
+        night.hub.unsubscribe(sub)
+
+
 @router.websocket("/api/tables/{table_id}/ws")
 async def table_stream(websocket: WebSocket, table_id: str) -> None:
     """One table's event stream: the same messages as ``/ws`` (``hello`` with the state, then one
@@ -124,6 +143,14 @@ async def _stream(websocket: WebSocket, host: TableHost) -> None:
     try:
         hello = await run_in_threadpool(host.table.public_state)
         await websocket.send_text(json.dumps({"id": 0, "type": "hello", "data": {"state": hello}}))
+        await _forward(websocket, sub)
+    finally:
+        host.table.hub.unsubscribe(sub)
+
+
+async def _forward(websocket: WebSocket, sub: Subscription) -> None:
+    """Every message of ``sub`` to the client until it goes away."""
+    try:
         receiver = asyncio.create_task(_drain(websocket))
         while not receiver.done():
             getter = asyncio.create_task(sub.get())
@@ -134,8 +161,6 @@ async def _stream(websocket: WebSocket, host: TableHost) -> None:
                 getter.cancel()
     except WebSocketDisconnect:
         pass
-    finally:
-        host.table.hub.unsubscribe(sub)
 
 
 async def _drain(websocket: WebSocket) -> None:

@@ -26,6 +26,7 @@ from dealer.store import Record
 from dealer.table.cage import MOVE_TAG, AddPlayer, BuyIn, Cage, CashOut, Rebuy, Seat, Sit, Stand, UnknownName
 from dealer.table.games import game_entry
 from dealer.table.host import TableHost, chips_in_play
+from dealer.table.hub import EventHub
 from dealer.table.players import Seating
 from dealer.table.setup import GAME_SOURCE
 
@@ -55,6 +56,7 @@ class Night:
         self._leaving: set[Seat] = set()
         self._stop = threading.Event()
         self._watcher: threading.Thread | None = None
+        self.hub = EventHub()  # the cage's stream: one message per move of chips, for the lobby
         for table in tables:
             self._attach(table)
 
@@ -141,6 +143,12 @@ class Night:
         host.table.extras = lambda state: {"table_id": table.id, "table_name": table.name,
                                            "players": self._players_at(table.id, host, state)}
 
+    def _announce(self, record: Record) -> None:
+        """Tell the night's stream (the lobby) about a move, once both its logs have it."""
+        if self.hub.subscribers:
+            self.hub.publish("cage", {"seq": record.seq, "kind": record.kind, "record": record.data,
+                                      "players": self.players(), "tables": self.tables_json()})
+
     # ---- who plays -------------------------------------------------------------------------------
     def _seated(self, table_id: str) -> dict[int, str]:
         return {seat.seat: pid for seat, pid in self.cage.state.seats.items() if seat.table == table_id}
@@ -176,18 +184,19 @@ class Night:
     def add_player(self, name: str) -> dict[str, Any]:
         with self._lock:
             record = self.cage.submit(AddPlayer(self.cage.next_player_id(), name))
+            self._announce(record)
             return self.player_json(str(record.data["player_id"]))
 
     def buy_in(self, player_id: str, amount: int, *, rebuy: bool = False) -> dict[str, Any]:
         self._check_amount(amount)
         with self._lock:
-            self.cage.submit((Rebuy if rebuy else BuyIn)(player_id, amount))
+            self._announce(self.cage.submit((Rebuy if rebuy else BuyIn)(player_id, amount)))
             return self.player_json(player_id)
 
     def cash_out(self, player_id: str) -> dict[str, Any]:
         with self._lock:
             player = self.cage.state.player(player_id)
-            self.cage.submit(CashOut(player_id, player.stack))
+            self._announce(self.cage.submit(CashOut(player_id, player.stack)))
             return {**self.player_json(player_id), "paid": player.stack}
 
     def _check_amount(self, amount: int) -> None:
@@ -215,6 +224,7 @@ class Night:
             record = self.cage.submit(op)
             host.table.submit(TransferChips("cage", f"seat-{seat}", chips,
                                             f"{MOVE_TAG}{record.seq}: {player.name} sits"))
+            self._announce(record)
             return {"table": table_id, "seat": seat, "player": self.player_json(player_id)}
 
     def stand(self, table_id: str, seat: int) -> dict[str, Any]:
@@ -260,6 +270,7 @@ class Night:
         else:
             host.table.hub.publish("state", {"seq": host.table.store.last_seq, "kind": "night.stand",
                                              "state": host.table.public_state()})
+        self._announce(record)
         return True
 
     def _seat_free(self, host: TableHost, seat: int) -> bool:

@@ -114,6 +114,20 @@ def test_each_table_streams_its_own_events_with_player_names(client: TestClient)
         ws.receive_json()
 
 
+def test_the_night_stream_tells_the_lobby_of_every_move(client: TestClient) -> None:
+    with client.websocket_connect("/api/night/ws") as ws:
+        hello = ws.receive_json()
+        assert hello["type"] == "hello"
+        assert [p["name"] for p in hello["data"]["players"]] == ["Ann", "Bob", "Cy"]
+        ok(client.post("/api/players/p3/buy-in", json={"amount": 250}), 201)
+        bought = ws.receive_json()
+        assert bought["type"] == "cage"
+        assert bought["data"]["kind"] == "night.buy-in" and bought["data"]["players"][2]["cage_chips"] == 250
+        ok(client.post("/api/tables/bac/seats", json={"player_id": "p3", "seat": 5, "chips": 200}), 201)
+        sat = ws.receive_json()["data"]
+        assert sat["kind"] == "night.sit" and sat["tables"][1]["players"][0]["chips"] == 200
+
+
 def test_errors_say_what_is_wrong(client: TestClient) -> None:
     assert client.get("/api/tables/nope/state").status_code == 404
     assert "no table 'nope'" in client.get("/api/tables/nope/history").json()["detail"]
