@@ -97,3 +97,60 @@ def test_host_requested_reset_reboots_through_the_watchdog(shoe: Harness) -> Non
         assert device.meters()["resets"] == 1
     finally:
         device.close()
+
+
+def test_unacked_events_are_resent_then_a_full_queue_refuses_deals(shoe: Harness) -> None:
+    _hello(shoe)
+    shoe.command(DEAL, 1)
+    assert shoe.expect(0x90).payload[0] == Status.OK
+    copies = [f for f in shoe.quiet(0.35) if f.type == 0x40]
+    assert len(copies) >= 4  # CARD_DEALT #1 again every 30 ms until acked (PROTOCOL.md section 5)
+    assert {struct.unpack("<I", f.payload[:4])[0] for f in copies} == {1}
+
+
+def _until_changed(h: Harness, before: dict[str, object]) -> None:
+    """Wait until the firmware has seen a sensor change (queued or dropped an event)."""
+    for _ in range(500):
+        now = h.diag()
+        if (now["next_event_no"], now["overflowed"]) != (before["next_event_no"], before["overflowed"]):
+            return
+    raise AssertionError("the firmware never reacted to the door")
+
+
+@pytest.fixture
+def two_deck_shoe() -> Iterator[Harness]:
+    needs_avr()
+    harness = Harness("shoe", "--decks", "2", "--cut", "0", "--seed", "8")
+    yield harness
+    harness.close()
+
+
+def test_a_full_event_queue_refuses_deals_and_reports_what_it_dropped(two_deck_shoe: Harness) -> None:
+    h = two_deck_shoe
+    _hello(h)
+    dealt = 0
+    for seq in range(1, 101):
+        h.command(DEAL, seq)
+        status = h.expect(0x90).payload[0]
+        if status == Status.QUEUE_FULL:
+            break
+        assert status == Status.OK
+        dealt += 1
+    assert dealt >= 60  # the queue holds at least 64 events; a DEAL keeps room for the cut card and empty
+    assert h.control("stats")["world"]["feed_starts"] == dealt  # the refused DEAL moved nothing
+    for toggle in range(8):  # spontaneous door events fill the last slots, then are dropped and counted
+        before = h.diag()
+        h.control("door open" if toggle % 2 == 0 else "door closed")
+        _until_changed(h, before)
+        if h.diag()["overflowed"]:
+            break
+    queued = h.diag()
+    assert queued["overflowed"] >= 1
+    h.send(encode_frame(Frame(type=0x05, payload=struct.pack("<I", dealt))))  # EVENT_ACK the cards
+    overflow = h.expect(0x4C)
+    number, dropped = struct.unpack("<IH", overflow.payload)
+    # the last slot is kept for it, so it follows the door events that fitted, numbered in sequence
+    assert dealt < number < queued["next_event_no"] and dropped == queued["overflowed"]
+    h.control("door closed")
+    h.command(DEAL, 101)  # room again: dealing goes on
+    assert h.expect(0x90).payload[0] == Status.OK
