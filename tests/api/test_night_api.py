@@ -128,6 +128,17 @@ def test_the_night_stream_tells_the_lobby_of_every_move(client: TestClient) -> N
         assert sat["kind"] == "night.sit" and sat["tables"][1]["players"][0]["chips"] == 200
 
 
+def test_each_table_pauses_and_resumes_on_its_own(client: TestClient) -> None:
+    pause = {"kind": "table.pause", "payload": {"source": "dealer", "reason": "drinks break"}}
+    ok(client.post("/api/tables/bac/operations", json=pause), 201)
+    tables = {t["id"]: t["paused"] for t in ok(client.get("/api/tables"))}
+    assert tables == {"bj": False, "bac": True}
+    assert ok(client.get("/api/tables/bac/state"))["paused"] == {"dealer": "drinks break"}
+    assert not night_of(client).host("bac").step()  # a paused table does not play
+    ok(client.post("/api/tables/bac/resume", json={"source": "dealer"}), 201)
+    assert not any(t["paused"] for t in ok(client.get("/api/tables")))
+
+
 def test_errors_say_what_is_wrong(client: TestClient) -> None:
     assert client.get("/api/tables/nope/state").status_code == 404
     assert "no table 'nope'" in client.get("/api/tables/nope/history").json()["detail"]
