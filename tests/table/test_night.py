@@ -6,6 +6,7 @@ Real SQLite logs in a temporary directory, no devices (the engine deals); play i
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ import pytest
 
 from dealer.config import ConfigError, NightSettings, load_night
 from dealer.core.errors import IllegalOperation
+from dealer.table.autoplay import next_operation
 from dealer.table.cage import Sit, UnknownName
 from dealer.table.host import chips_in_play
 from dealer.table.night import Night
@@ -267,3 +269,45 @@ def test_a_faro_player_leaves_between_turns_with_their_bets_taken_back(tmp_path:
         assert night.player_json("p2")["at_table"] is not None  # Bob plays on
     finally:
         night.stop()
+
+
+def test_a_stand_waits_for_the_step_of_play_under_way(night: Night) -> None:
+    """Forced interleaving: autoplay has chosen Ann's bet and is logging it when she stands. The
+    stand waits for the step, so the bet is placed with chips she still has, and she leaves after
+    the round (without the wait the bet would find her seat empty and stop autoplay)."""
+    night.buy_in("p1", 500)
+    night.sit("bj", "p1", 1, 500)
+    host = night.host("bj")
+    seating = host.seating
+    assert seating is not None
+    for _ in range(20):  # up to the step that bets for Ann
+        upcoming = next_operation(host.table, host.rng, seating() or 3)
+        if upcoming is not None and upcoming.kind == "blackjack.bet":
+            break
+        host.step()
+    logging_bet, release = threading.Event(), threading.Event()
+    submit = host.table.submit
+
+    def held_submit(op: Any) -> Any:
+        if op.kind == "blackjack.bet":
+            logging_bet.set()
+            assert release.wait(10)
+        return submit(op)
+
+    host.table.submit = held_submit  # type: ignore[method-assign]
+    stepper = threading.Thread(target=host.step)
+    stepper.start()
+    assert logging_bet.wait(10)
+    answer: dict[str, Any] = {}
+    stander = threading.Thread(target=lambda: answer.update(night.stand("bj", 1)))
+    stander.start()
+    stander.join(0.3)
+    assert stander.is_alive()  # held by the step under way
+    release.set()
+    stepper.join(10)
+    stander.join(10)
+    host.table.submit = submit  # type: ignore[method-assign]
+    assert answer["status"] == "leaving" and answer["in_play"] > 0
+    assert any(r.kind == "blackjack.bet" for r in host.table.store.records())
+    play(night, "bj", 60)
+    assert night.player_json("p1")["at_table"] is None
