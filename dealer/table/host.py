@@ -254,6 +254,7 @@ class TableHost:
                 trial = copy.deepcopy(self.table.state)
                 for op in entry.opening(rules, game):
                     trial.apply(op)
+            self._cash_out_machines()
             record = self.table.submit(PauseTable(GAME_SOURCE, f"{GAME_CHANGE}{old} -> {game}"))
             self.finish_game_change(rules)
             return record
@@ -267,13 +268,28 @@ class TableHost:
             raise IllegalOperation(f"a round is in play at {self.table.name} ({in_play} chips on the "
                                    "layout): change the game between rounds")
         prompt = game.prompt()
-        if prompt.step not in BETWEEN_ROUNDS:
+        entry = find_entry(self.table.game_name)
+        # a game dealt card by card with bets between the cards (faro...) is between rounds whenever
+        # no chips lie on its layout
+        own_count = entry is not None and entry.counts_own_cards and prompt.step is Step.CARD
+        if prompt.step not in BETWEEN_ROUNDS and not (own_count and end_shoe):
             raise IllegalOperation(f"a round is in play at {self.table.name} (it waits for "
                                    f"{prompt.step.value}): change the game between rounds")
         shoe = state.shoe
         if shoe is not None and shoe.dealt and prompt.step is not Step.SHUFFLE and not end_shoe:
             raise IllegalOperation(f"the shoe at {self.table.name} is under way ({len(shoe.dealt)} cards "
                                    "dealt): change the game when it is finished, or end it now (end_shoe)")
+
+    def _cash_out_machines(self) -> None:
+        """Leaving the slot machines: every credit back to the seat that plays the machine."""
+        game: Any = self.table.game
+        if self.table.game_name != "slots" or game is None:
+            return
+        from dealer.core.games.slots import CashOut
+
+        for seat, name in enumerate(sorted(game.machines), 1):
+            if game.machines[name].meters["credits"]:
+                self.table.submit(CashOut(name, f"seat-{seat}"))
 
     def finish_game_change(self, rules: str = "") -> None:
         """Open the logged new game, load it a fresh shoe and resume (also after a crash mid-change)."""

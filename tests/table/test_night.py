@@ -311,3 +311,25 @@ def test_a_stand_waits_for_the_step_of_play_under_way(night: Night) -> None:
     assert any(r.kind == "blackjack.bet" for r in host.table.store.records())
     play(night, "bj", 60)
     assert night.player_json("p1")["at_table"] is None
+
+
+def test_leaving_the_slot_machines_cashes_their_credits_out_to_the_seats(tmp_path: Path) -> None:
+    night = Night.open(night_settings(tmp_path, {"id": "s", "game": "slots"}, guests=("Ann",)))
+    try:
+        night.buy_in("p1", 1000)
+        night.sit("s", "p1", 2, 1000)
+        host = night.host("s")
+        game: Any = None
+        for _ in range(40):  # until Ann has credits on her machine (the second)
+            host.step()
+            game = host.table.game
+            if game is not None and game.machines["m2"].meters["credits"]:
+                break
+        credits = game.machines["m2"].meters["credits"] * game.machines["m2"].denomination
+        held = host.table.state.ledger.balance("seat-2")
+        assert credits > 0 and night.player_json("p1")["at_table"]["chips"] == held + credits
+        night.change_game("s", "blackjack", end_shoe=True)
+        assert host.table.state.ledger.balance("seat-2") == held + credits
+        assert night.player_json("p1")["at_table"]["chips"] == held + credits
+    finally:
+        night.stop()
