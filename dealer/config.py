@@ -125,8 +125,13 @@ def _read_toml(file: Path) -> dict[str, Any]:
 
 def _describe(exc: ValidationError, file: Path | None, example: str = "config/dealer.toml") -> str:
     lines = []
-    for error in exc.errors():
-        key = ".".join(str(part) for part in error["loc"])
+    errors = exc.errors()
+    deeper = [e["loc"] for e in errors]
+    for error in errors:
+        loc = error["loc"]
+        if any(len(other) > len(loc) and other[:len(loc)] == loc for other in deeper):
+            continue  # a list that failed because an item in it failed: the item's error says it
+        key = ".".join(str(part) for part in loc)
         env_name = "DEALER_" + "__".join(str(part) for part in error["loc"]).upper()
         where = (f"environment variable {env_name}" if env_name in os.environ
                  else str(file) if file is not None else "settings")
