@@ -8,6 +8,7 @@ from typing import Any
 
 _CHECK = """
 ([boxes, opts]) => {
+  scrollTo(0, 0);  // a sticky header sits over whatever scrolls under it: check the page as it opens
   const problems = [];
   const W = innerWidth, H = innerHeight;
   const visible = (e) => { const r = e.getBoundingClientRect(); const s = getComputedStyle(e);

@@ -233,10 +233,13 @@ def test_dealer_page_runs_a_faro_turn_by_hand(browser: Any, tmp_path: Path) -> N
         page.wait_for_selector("#autoplay-state:text('dealer in control')", timeout=10_000)
         time.sleep(0.3)
         state = server.get("/state")
-        while not state["games"]["faro"]["betting_open"]:  # finish the turn in progress
+        # finish the turn in progress (and the deal, when too few cards are left for a turn of ours)
+        while not state["games"]["faro"]["betting_open"] or state["games"]["faro"]["casekeeper"]["cards_left"] < 10:
             prompt = state["prompt"]
             if "settle" in prompt["options"]:
                 server.post("/api/actions", {"option": "settle"})
+            elif "new-deal" in prompt["options"]:
+                server.post("/api/actions", {"option": "new-deal"})
             else:
                 left = [s["rank"] for s in state["games"]["faro"]["casekeeper"]["spindles"] if s["left"]]
                 server.post("/api/cards", {"card": f"{left[0]}S"})
@@ -251,7 +254,7 @@ def test_dealer_page_runs_a_faro_turn_by_hand(browser: Any, tmp_path: Path) -> N
         page.click(".chip[data-chip='5']")
         page.click("#place-bet")
         page.wait_for_selector(f".layout-bet[data-seat=seat-2][data-rank='{rank}'][data-amount='5']",
-                               timeout=10_000)
+                               state="attached", timeout=10_000)  # the phone's table view is a summary
         other = next(r for r in live if r != rank)
         cards = [f"{other}H"] if faro["next"] == "soda" else []  # RULES A5: the soda settles nothing
         cards += [f"{other}C", f"{rank}D"]  # a losing card, then our rank wins
@@ -262,7 +265,7 @@ def test_dealer_page_runs_a_faro_turn_by_hand(browser: Any, tmp_path: Path) -> N
             page.wait_for_function(f"Number(document.body.dataset.seq) > {seq}", timeout=10_000)
         page.click("button[data-option='settle']")
         page.wait_for_selector(f".turn[data-winner='{rank}D'] li[data-seat=seat-2][data-result=won]",
-                               timeout=10_000)
+                               state="attached", timeout=10_000)
         assert page.inner_text("#error") == ""
         last = server.get("/state")["games"]["faro"]["history"][-1]
         assert {"seat": "seat-2", "bet": rank, "stake": 5, "result": "won", "net": 5} in last["results"]

@@ -29,7 +29,7 @@ const RESULT_WORDS = { win: "WIN", blackjack: "BLACKJACK", lose: "LOSE", push: "
 function seatArc(count) {  // x, y (percent of the table box) for seats 1..count, seat 1 on the right (first base)
   return Array.from({ length: count }, (_, i) => {
     const t = count === 1 ? 0.5 : 1 - i / (count - 1);
-    return { x: 3 + t * 81, y: 30 + 24 * (1 - Math.pow(2 * t - 1, 2)) };
+    return { x: 3 + t * 81, y: 36 + 24 * (1 - Math.pow(2 * t - 1, 2)) };
   });
 }
 GAME_VIEWS.blackjack = (g, state) => {

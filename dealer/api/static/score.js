@@ -3,7 +3,7 @@
 "use strict";
 
 // ---- each game's entries as fields (names as the scorer expects them: see GET /api/score/games) ---
-const who = (name, o = {}) => ({ name, type: "side", ...o });                 // a player (or partnership)
+const someone = (name, o = {}) => ({ name, type: "side", ...o });                 // a player (or partnership)
 const num = (name, min, max, o = {}) => ({ name, type: "int", min, max, ...o });
 const pick = (name, options, o = {}) => ({ name, type: "choice", options, ...o });
 const per = (name, min, max, o = {}) => ({ name, type: "per", min, max, ...o }); // {side: n}
@@ -15,49 +15,49 @@ const group = (name, fields, o = {}) => ({ name, type: "group", fields, ...o });
 
 const BIDS_500 = [...[6, 7, 8, 9, 10].flatMap((n) => ["S", "C", "D", "H", "NT"].map((s) => `${n}${s}`)), "nullo"];
 const SOLO = ["prop", "solo", "misere", "abundance", "abundance-in-trump", "misere-ouverte", "slam"];
-const HEARTS = { hand: [per("hearts", 0, 13, { label: "Hearts taken" }), who("queen", { label: "Queen of spades" })], revoke: [who("player", { label: "Revoker" })] };
+const HEARTS = { hand: [per("hearts", 0, 13, { label: "Hearts taken" }), someone("queen", { label: "Queen of spades" })], revoke: [someone("player", { label: "Revoker" })] };
 const FORMS = {
   hearts: HEARTS,
   "hearts-without-lady": { hand: [per("hearts", 0, 13, { label: "Hearts taken" })] },
-  "omnibus-hearts": { hand: [per("hearts", 0, 13, { label: "Hearts taken" }), who("queen", { label: "Queen of spades" }), who("bonus", { label: "Jack of diamonds" })], revoke: HEARTS.revoke },
+  "omnibus-hearts": { hand: [per("hearts", 0, 13, { label: "Hearts taken" }), someone("queen", { label: "Queen of spades" }), someone("bonus", { label: "Jack of diamonds" })], revoke: HEARTS.revoke },
   "domino-hearts": HEARTS,
   "cancellation-hearts": { hand: [per("hearts", 0, 26, { label: "Hearts taken" }), per("queens", 0, 2, { label: "Queens of spades" })], revoke: HEARTS.revoke },
-  "auction-hearts": { hand: [who("bidder", { optional: true }), num("bid", 1, 200, { optional: true }), pick("suit", ["h", "s", "d", "c"], { labels: ["♥", "♠", "♦", "♣"] }), per("taken", 0, 13, { label: "Cards of the suit taken" })] },
+  "auction-hearts": { hand: [someone("bidder", { optional: true }), num("bid", 1, 200, { optional: true }), pick("suit", ["h", "s", "d", "c"], { labels: ["♥", "♠", "♦", "♣"] }), per("taken", 0, 13, { label: "Cards of the suit taken" })] },
   cribbage: {
-    hand: [who("player"), cards("cards", 4, { label: "The hand (4 cards)" }), cards("starter", 1, { optional: true, label: "Starter (if not entered)" })],
+    hand: [someone("player"), cards("cards", 4, { label: "The hand (4 cards)" }), cards("starter", 1, { optional: true, label: "Starter (if not entered)" })],
     crib: [cards("cards", 4, { label: "The crib (4 cards)" }), cards("starter", 1, { optional: true, label: "Starter" })],
-    peg: [who("player"), num("points", 1, 31)], deal: [who("dealer")], starter: [cards("card", 1, { label: "Starter card" })],
-    play: [who("player"), cards("card", 1)], go: [who("player")] },
+    peg: [someone("player"), num("points", 1, 31)], deal: [someone("dealer")], starter: [cards("card", 1, { label: "Starter card" })],
+    play: [someone("player"), cards("card", 1)], go: [someone("player")] },
   pinochle: {
-    tricks: [per("points", 0, 250, { step: 1, label: "Card points taken" }), who("last", { label: "Last trick" })],
-    meld: [who("player"), cards("cards", 8, { label: "The meld's cards" })], deal: [who("dealer"), cards("trump", 1, { label: "Turned trump" })],
-    dix: [who("player")], trick: [who("winner")], "declare-out": [who("player"), num("points", 0, 1000)] },
-  euchre: { hand: [who("makers"), num("tricks", 0, 5, { label: "Makers' tricks" }), flag("alone", { label: "Maker went alone" }), flag("defender_alone", { label: "Defender alone" })], carry: [who("side"), num("points", 0, 10)] },
-  "euchre-two-hand": { hand: [who("makers"), num("tricks", 0, 5)] },
-  "euchre-three-hand": { hand: [who("maker"), num("tricks", 0, 5, { label: "Maker's tricks" })] },
-  "euchre-call-ace": { hand: [who("maker"), who("partner", { optional: true, label: "Partner (holder of the called ace; none: alone)" }), num("tricks", 0, 5)] },
-  "euchre-auction": { hand: [who("bidder"), num("bid", 1, 13), many("partners", { optional: true }), num("tricks", 0, 13, { label: "Making side's tricks" })] },
-  "euchre-cincinnati": { hand: [who("bidder"), pick("bid", [3, 4, 5, 6, "moon", "double-moon", "triple-moon", "quadruple-moon"]), num("tricks", 0, 6)] },
-  "five-hundred": { hand: [who("contractor"), pick("bid", BIDS_500), per("tricks", 0, 10, { label: "Tricks won" }), many("partners", { optional: true })], "all-pass": [per("tricks", 0, 10, { optional: true })] },
+    tricks: [per("points", 0, 250, { step: 1, label: "Card points taken" }), someone("last", { label: "Last trick" })],
+    meld: [someone("player"), cards("cards", 8, { label: "The meld's cards" })], deal: [someone("dealer"), cards("trump", 1, { label: "Turned trump" })],
+    dix: [someone("player")], trick: [someone("winner")], "declare-out": [someone("player"), num("points", 0, 1000)] },
+  euchre: { hand: [someone("makers"), num("tricks", 0, 5, { label: "Makers' tricks" }), flag("alone", { label: "Maker went alone" }), flag("defender_alone", { label: "Defender alone" })], carry: [someone("side"), num("points", 0, 10)] },
+  "euchre-two-hand": { hand: [someone("makers"), num("tricks", 0, 5)] },
+  "euchre-three-hand": { hand: [someone("maker"), num("tricks", 0, 5, { label: "Maker's tricks" })] },
+  "euchre-call-ace": { hand: [someone("maker"), someone("partner", { optional: true, label: "Partner (holder of the called ace; none: alone)" }), num("tricks", 0, 5)] },
+  "euchre-auction": { hand: [someone("bidder"), num("bid", 1, 13), many("partners", { optional: true }), num("tricks", 0, 13, { label: "Making side's tricks" })] },
+  "euchre-cincinnati": { hand: [someone("bidder"), pick("bid", [3, 4, 5, 6, "moon", "double-moon", "triple-moon", "quadruple-moon"]), num("tricks", 0, 6)] },
+  "five-hundred": { hand: [someone("contractor"), pick("bid", BIDS_500), per("tricks", 0, 10, { label: "Tricks won" }), many("partners", { optional: true })], "all-pass": [per("tricks", 0, 10, { optional: true })] },
   "forty-five": { hand: [per("tricks", 0, 5, { label: "Tricks (five in all)" })] },
-  "auction-forty-fives": { hand: [who("bidder"), pick("bid", [5, 10, 15, 20, 25, 30]), per("tricks", 0, 5), who("best", { label: "Highest trump" })] },
-  "auction-pitch": { hand: [who("pitcher"), pick("bid", [2, 3, 4]), who("high"), who("low"), who("jack", { optional: true }), who("game", { optional: true })] },
-  "california-jack": { hand: [who("high"), who("low"), who("jack"), who("game", { optional: true })] },
-  "seven-up": { hand: [who("dealer"), who("high"), who("low"), who("jack", { optional: true }), who("game", { optional: true })] },
-  cinch: { hand: [who("bidder"), num("bid", 1, 14), per("points", 0, 14, { label: "Points (14 in all)" })] },
+  "auction-forty-fives": { hand: [someone("bidder"), pick("bid", [5, 10, 15, 20, 25, 30]), per("tricks", 0, 5), someone("best", { label: "Highest trump" })] },
+  "auction-pitch": { hand: [someone("pitcher"), pick("bid", [2, 3, 4]), someone("high"), someone("low"), someone("jack", { optional: true }), someone("game", { optional: true })] },
+  "california-jack": { hand: [someone("high"), someone("low"), someone("jack"), someone("game", { optional: true })] },
+  "seven-up": { hand: [someone("dealer"), someone("high"), someone("low"), someone("jack", { optional: true }), someone("game", { optional: true })] },
+  cinch: { hand: [someone("bidder"), num("bid", 1, 14), per("points", 0, 14, { label: "Points (14 in all)" })] },
   canasta: { hand: [group("sides", [num("meld_points", 0, 20000, { step: 5, label: "Meld points" }), num("natural", 0, 10, { label: "Natural canastas" }), num("mixed", 0, 10, { label: "Mixed canastas" }),
     num("red_threes", 0, 4, { label: "Red threes" }), num("hand_points", 0, 2000, { step: 5, label: "Left in hand" }), flag("went_out", { label: "Went out" })])] },
-  durak: { hand: [who("durak", { label: "The durak (fool)" })] },
+  durak: { hand: [someone("durak", { label: "The durak (fool)" })] },
   president: { hand: [order("order", { label: "Tap players in order, first out first" })] },
-  loo: { hand: [who("dealer"), per("tricks", 0, 3, { label: "Tricks (3 in all)" })] },
-  preference: { hand: [who("bidder"), num("tricks", 0, 10, { label: "Bidder's tricks" })], "passed-out": [] },
-  napoleon: { hand: [who("bidder"), pick("bid", [1, 2, 3, 4, "nap", "wellington", "blucher"]), num("tricks", 0, 5, { label: "Bidder's tricks" })] },
-  "solo-whist": { hand: [pick("bid", SOLO), who("declarer"), who("partner", { optional: true, label: "Partner (the Cop, for a Prop)" }), num("tricks", 0, 13)], "thrown-in": [] },
-  "spoil-five": { hand: [who("winner", { optional: true, label: "First to 3 tricks (none: spoiled)" })] },
-  trex: { hand: [who("owner", { label: "Kingdom owner" }), pick("contract", ["diamonds", "eltoosh", "king", "trex"]), per("taken", 0, 13, { when: ["contract", "diamonds"], label: "Diamonds taken" }),
-    per("tricks", 0, 13, { when: ["contract", "eltoosh"], label: "Tricks taken" }), who("taker", { when: ["contract", "king"], label: "Took the king of hearts" }),
-    order("order", { when: ["contract", "trex"], label: "Tap players in order, first out first" })], abandon: [who("owner")] },
-  tripoli: { deal: [], bet: [who("player"), num("amount", 1, 100)], poker: [many("winners")], michigan: [who("winner"), per("cards_left", 0, 20, { label: "Cards left" })],
+  loo: { hand: [someone("dealer"), per("tricks", 0, 3, { label: "Tricks (3 in all)" })] },
+  preference: { hand: [someone("bidder"), num("tricks", 0, 10, { label: "Bidder's tricks" })], "passed-out": [] },
+  napoleon: { hand: [someone("bidder"), pick("bid", [1, 2, 3, 4, "nap", "wellington", "blucher"]), num("tricks", 0, 5, { label: "Bidder's tricks" })] },
+  "solo-whist": { hand: [pick("bid", SOLO), someone("declarer"), someone("partner", { optional: true, label: "Partner (the Cop, for a Prop)" }), num("tricks", 0, 13)], "thrown-in": [] },
+  "spoil-five": { hand: [someone("winner", { optional: true, label: "First to 3 tricks (none: spoiled)" })] },
+  trex: { hand: [someone("owner", { label: "Kingdom owner" }), pick("contract", ["diamonds", "eltoosh", "king", "trex"]), per("taken", 0, 13, { when: ["contract", "diamonds"], label: "Diamonds taken" }),
+    per("tricks", 0, 13, { when: ["contract", "eltoosh"], label: "Tricks taken" }), someone("taker", { when: ["contract", "king"], label: "Took the king of hearts" }),
+    order("order", { when: ["contract", "trex"], label: "Tap players in order, first out first" })], abandon: [someone("owner")] },
+  tripoli: { deal: [], bet: [someone("player"), num("amount", 1, 100)], poker: [many("winners")], michigan: [someone("winner"), per("cards_left", 0, 20, { label: "Cards left" })],
     blocked: [per("cards_left", 0, 20, { label: "Cards left" })], leftover: [many("winners")] },
 };
 
