@@ -81,7 +81,7 @@ const currentGame = () => (book && book.games.length ? book.games.find((g) => g.
 const playing = () => { const g = currentGame(); return g && !g.result ? g : null; };
 const sidesOf = (g) => (g ? g.sides.map((s) => s.name) : []);
 const gameInfo = (name) => games.find((g) => g.name === name) || { entries: {}, house_rules: [], sides: [2, 8], partnership_sizes: [1] };
-function show(ok) { return ok ? null : "hidden"; }
+const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 
 // ---- a field's tap controls -------------------------------------------------------------------
 function tapButton(text, selected, onclick, attrs = {}) {
@@ -190,8 +190,7 @@ function renderEntry() {
   const sides = sidesOf(g);
   const fields = (forms[kind] || []);
   for (const f of fields) if (!(f.name in values)) values[f.name] = defaultValue(f, sides);
-  const about = (gameInfo(g.game).entries || {})[kind] || "";
-  $("entry-form").replaceChildren(el("p", { class: "quiet about", text: about }), ...fields.filter((f) => !f.when || values[f.when[0]] === f.when[1])
+  $("entry-form").replaceChildren(...fields.filter((f) => !f.when || values[f.when[0]] === f.when[1])
     .map((f) => fieldEl(f, values[f.name], (v) => { values[f.name] = v; renderEntry(); }, sides)));
   $("submit-entry").textContent = `Enter ${kind}`;
 }
@@ -267,7 +266,7 @@ function renderBook() {
     "data-side": s.name, "data-total": totals[s.name] }, el("span", { class: "label", text: s.name }), el("span", { class: "score-value", text: totals[s.name] }),
     s.members.length > 1 ? el("small", { text: s.members.join(" & ") }) : null)) : [el("p", { class: "quiet", text: "Start a game below." })]));
   $("game-facts").textContent = g ? (g.result ? `${g.result.label}: ${g.result.winners.join(", ")} win${g.close_reason ? " (" + g.close_reason + ")" : ""}` :
-    `${g.entries.filter((e) => !e.undone).length} entries · ${Object.entries(g.rules || {}).slice(0, 4).map(([k, v]) => `${k.replace(/_/g, " ")} ${v}`).join(", ")}`) : "";
+    `${plural(g.entries.filter((e) => !e.undone).length, "entry", "entries")} · ${Object.entries(g.rules || {}).slice(0, 4).map(([k, v]) => `${k.replace(/_/g, " ")} ${v}`).join(", ")}`) : "";
   $("game-actions").hidden = !playing();
   $("entries").replaceChildren(...(g ? [...g.entries].reverse().map((e) => {
     const b = el("button", { type: "button", class: "secondary small", "data-entry": e.id, text: e.undone ? "Restore" : "Undo" });
