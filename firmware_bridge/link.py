@@ -253,7 +253,13 @@ class Link:
         return self._seq
 
     def _send_and_wait(self, wire: bytes, seq: int, reply_type: int) -> dict[str, Any] | None:
+        """Send ``wire`` until its reply arrives (decoded), or give up (None) after ``retries``.
+
+        A reply that passed the CRC but does not match the layout table is taken for line noise the CRC
+        missed and the command is resent (the device replays its cached reply); a second such reply to
+        the same command is a real mismatch and raises :class:`ProtocolMismatch`."""
         self._sends_in_last_wait = 0
+        bad: PayloadError | None = None
         for attempt in range(self.retries + 1):
             if attempt:
                 self.stats.retries += 1
@@ -272,8 +278,18 @@ class Link:
                     if reply is not None:
                         self._reply = None
                         if reply.type == reply_type or reply.type == _NAK:
+                            try:
+                                values = self._decode_reply(reply)
+                            except PayloadError as exc:
+                                self.stats.bad_payloads += 1
+                                if bad is not None:
+                                    self._waiting_seq = 0
+                                    raise ProtocolMismatch(f"device reply {SPECS[reply.type].name} does "
+                                                           f"not match the layout table: {exc}") from exc
+                                bad = exc
+                                break  # resend the same SEQ: the device replays its reply
                             self._waiting_seq = 0
-                            return self._decode_reply(reply)
+                            return values
                         self.stats.stale_replies += 1
                     left = deadline - time.monotonic()
                     if left <= 0 or self._closed:
@@ -283,12 +299,7 @@ class Link:
         return None
 
     def _decode_reply(self, reply: Frame) -> dict[str, Any]:
-        try:
-            values = decode_payload(reply.type, reply.payload)
-        except PayloadError as exc:
-            self.stats.bad_payloads += 1
-            raise ProtocolMismatch(f"device reply {SPECS[reply.type].name} does not match the layout "
-                                   f"table: {exc}") from exc
+        values = decode_payload(reply.type, reply.payload)
         values["_type"] = SPECS[reply.type].name
         self._last_exchange = time.monotonic()
         return values

@@ -276,3 +276,60 @@ def test_power_cut_after_a_deal_ran_but_before_its_reply_left_delivers_the_card_
     assert executed == 0
     assert [c.code for c in cards] == dealt and len(dealt) == 2
     assert resets and resets[0].events_kept
+
+
+# -- a reply that passed the CRC but does not match the layout (noise the CRC-16 missed) -------------------
+class _ReplyMangler:
+    """Wraps the link's port: the first ``times`` DEAL_REPLY frames lose their last payload byte and get a
+    fresh, valid CRC, as when line noise happens to pass the CRC-16."""
+
+    def __init__(self, real: object, times: int) -> None:
+        self.real, self.times, self.buffer = real, times, b""
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.real, name)
+
+    @property
+    def in_waiting(self) -> int:
+        return int(self.real.in_waiting)  # type: ignore[attr-defined]
+
+    def read(self, size: int = 1) -> bytes:
+        self.buffer += self.real.read(size)  # type: ignore[attr-defined]
+        end = self.buffer.rfind(b"\x00")
+        if end < 0:
+            return b""
+        ready, self.buffer = self.buffer[:end + 1], self.buffer[end + 1:]
+        out = []
+        for block in ready.split(b"\x00")[:-1]:
+            frames = Framer().feed(block + b"\x00")
+            if frames and frames[0].type == by_name("DEAL_REPLY").type and self.times:
+                self.times -= 1
+                frame = frames[0]
+                block = encode_frame(Frame(type=frame.type, seq=frame.seq, ack=frame.ack,
+                                           payload=frame.payload[:-1]))[:-1]
+            out.append(block + b"\x00")
+        return b"".join(out)
+
+
+def _mangled_shoe(monkeypatch: pytest.MonkeyPatch, sim: MemorySimulator, times: int) -> Shoe:
+    import firmware_bridge.link
+
+    real_open = firmware_bridge.link.open_port
+    monkeypatch.setattr(firmware_bridge.link, "open_port",
+                        lambda url, **options: _ReplyMangler(real_open(url, **options), times))
+    return Shoe(sim.url, heartbeat=None)
+
+
+def test_a_reply_garbled_past_the_crc_is_asked_again_not_raised(monkeypatch: pytest.MonkeyPatch) -> None:
+    with MemorySimulator("shoe", decks=1, seed=12) as sim, _mangled_shoe(monkeypatch, sim, 1) as shoe:
+        card = shoe.deal()
+        assert card.code is not None
+        assert shoe.link.stats.bad_payloads == 1
+        stats = sim.stats()["device"]
+        assert stats["executed"]["DEAL"] == 1 and stats["replays"] == 1  # replayed, not dealt again
+
+
+def test_a_reply_never_matching_the_layout_is_a_protocol_mismatch(monkeypatch: pytest.MonkeyPatch) -> None:
+    with MemorySimulator("shoe", decks=1, seed=13) as sim, _mangled_shoe(monkeypatch, sim, 99) as shoe, \
+            pytest.raises(ProtocolMismatch, match="DEAL_REPLY does not match the layout table"):
+        shoe.deal()
