@@ -69,3 +69,9 @@ class SeatIn(_Body):
     player_id: str = Field(min_length=1, max_length=16, examples=["p1"])
     seat: int = Field(ge=1, le=14)
     chips: int = Field(ge=1, le=10_000_000, examples=[300])
+
+
+class MoveIn(_Body):
+    table: str = Field(min_length=1, max_length=32, examples=["baccarat"])
+    seat: int = Field(ge=1, le=14)
+    chips: int | None = Field(None, ge=1, le=10_000_000, description="default: every chip the player has")

@@ -15,7 +15,7 @@ from fastapi.responses import PlainTextResponse
 from starlette.concurrency import run_in_threadpool
 
 from dealer.api.deps import DealerRole, NightDep, TableHostDep, ViewerRole, token_from
-from dealer.api.models import ChipsIn, GameChangeIn, PlayerIn, SeatIn
+from dealer.api.models import ChipsIn, GameChangeIn, MoveIn, PlayerIn, SeatIn
 from dealer.table.cage import UnknownName
 from dealer.table.host import TableHost
 from dealer.table.hub import Subscription
@@ -90,6 +90,13 @@ async def rebuy(player_id: str, body: ChipsIn, night: NightDep, role: DealerRole
 async def cash_out(player_id: str, night: NightDep, role: DealerRole) -> dict[str, Any]:
     """Every chip of the player's stack back to the cage for cash (``paid``); stand up first."""
     return await run_in_threadpool(night.cash_out, player_id)
+
+
+@router.post("/api/players/{player_id}/move", tags=["night"], status_code=201)
+async def move(player_id: str, body: MoveIn, night: NightDep, role: DealerRole) -> dict[str, Any]:
+    """Stand the player up and sit them at another table with their chips (409 mid-round: they
+    are then marked leaving, and the move can be repeated once the round is over)."""
+    return await run_in_threadpool(night.move, player_id, body.table, body.seat, body.chips)
 
 
 @router.get("/api/report", tags=["night"])

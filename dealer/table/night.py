@@ -247,6 +247,21 @@ class Night:
                     "detail": f"a round is in play ({in_play} chips on the layout): "
                               f"{self.cage.state.players[player_id].name} stands when it is over"}
 
+    def move(self, player_id: str, table_id: str, seat: int, chips: int | None = None) -> dict[str, Any]:
+        """Stand the player up where they sit and sit them at ``table_id``/``seat`` with ``chips``
+        (default: every chip they have). Mid-round they are marked leaving and the move is refused."""
+        self.table(table_id)
+        with self._lock:
+            player = self.cage.state.player(player_id)
+            if player.seat is not None:
+                if player.seat == Seat(table_id, seat):
+                    raise IllegalOperation(f"{player.name} already sits at {table_id} seat {seat}")
+                stood = self.stand(player.seat.table, player.seat.seat)
+                if stood["status"] != "stood":
+                    raise IllegalOperation(f"{stood['detail']}; move them then")
+            stack = self.cage.state.player(player_id).stack
+            return self.sit(table_id, player_id, seat, stack if chips is None else chips)
+
     def _stand_now(self, table: NightTable, where: Seat) -> bool:
         """Stand the player at ``where`` if no round is in play; False when one is."""
         host = table.host

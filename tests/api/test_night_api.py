@@ -128,6 +128,16 @@ def test_the_night_stream_tells_the_lobby_of_every_move(client: TestClient) -> N
         assert sat["kind"] == "night.sit" and sat["tables"][1]["players"][0]["chips"] == 200
 
 
+def test_a_player_moves_to_another_table_with_all_their_chips_in_one_call(client: TestClient) -> None:
+    ok(client.post("/api/players/p2/buy-in", json={"amount": 400}), 201)
+    ok(client.post("/api/tables/bj/seats", json={"player_id": "p2", "seat": 6, "chips": 300}), 201)
+    moved = ok(client.post("/api/players/p2/move", json={"table": "bac", "seat": 4}), 201)
+    assert moved["table"] == "bac" and moved["player"]["at_table"]["chips"] == 400
+    assert moved["player"]["tables"] == ["bj", "bac"] and moved["player"]["cage_chips"] == 0
+    assert ok(client.get("/api/tables/bj/state"))["players"] == []
+    assert ok(client.get("/api/tables/bac/state"))["players"][0]["name"] == "Bob"
+
+
 def test_each_table_pauses_and_resumes_on_its_own(client: TestClient) -> None:
     pause = {"kind": "table.pause", "payload": {"source": "dealer", "reason": "drinks break"}}
     ok(client.post("/api/tables/bac/operations", json=pause), 201)
