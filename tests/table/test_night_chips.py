@@ -1,6 +1,6 @@
 """Chips are conserved across a whole night (property test over random evenings).
 
-Random sequences of buy-ins, rebuys, sits, rounds of play, stands and cash-outs at three tables
+Random sequences of buy-ins, rebuys, sits, rounds of play, stands, moves and cash-outs at three tables
 (blackjack, baccarat, slot machines).
 After every step the cage's books and the tables' own ledgers must agree, and every chip sold and
 not cashed must be in a player's stack or at a table. Refused moves are fine; they change nothing.
@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from dealer.config import NightSettings
 from dealer.core.errors import IllegalOperation
 from dealer.table.night import Night
+from dealer.table.report import night_report
 
 TABLES = ("bj", "bac", "sl")
 PLAYERS = ("p1", "p2", "p3")
@@ -32,6 +33,7 @@ action = st.one_of(
     st.tuples(st.just("play"), st.sampled_from(TABLES), st.integers(1, 25)),
     st.tuples(st.just("stand"), st.sampled_from(TABLES), st.integers(1, 3)),
     st.tuples(st.just("cash"), st.sampled_from(PLAYERS)),
+    st.tuples(st.just("move"), st.sampled_from(PLAYERS), st.sampled_from(TABLES), st.integers(1, 3)),
 )
 
 
@@ -47,6 +49,7 @@ def check_books(night: Night) -> None:
     sold = sum(p.bought - p.cashed for p in cage.players.values())
     assert sold == sum(p.stack for p in cage.players.values()) + at_tables
     assert all(p.stack >= 0 for p in cage.players.values())
+    assert night_report(night)["totals"]["balanced"]
 
 
 def do(night: Night, step: tuple) -> None:  # type: ignore[type-arg]
@@ -65,6 +68,8 @@ def do(night: Night, step: tuple) -> None:  # type: ignore[type-arg]
             host.step()
     elif kind == "stand":
         night.stand(step[1], step[2])
+    elif kind == "move":
+        night.move(step[1], step[2], step[3])
     else:
         night.cash_out(step[1])
 
