@@ -72,6 +72,7 @@ class TableHost:
     seating: Callable[[], Seating | None] | None = None
     autoplay_on_start: bool | None = None  # None: on for a simulated table
     before_step: Callable[[], None] | None = None  # a night's seat changes wait for a round's end here
+    idle: Callable[[], bool] | None = None  # a night's table with nobody seated waits for its players
     _step_lock: threading.RLock = field(default_factory=threading.RLock)
     _stop: threading.Event = field(default_factory=threading.Event)
     _thread: threading.Thread | None = None
@@ -207,6 +208,8 @@ class TableHost:
     def _step(self) -> bool:
         if self.before_step is not None:
             self.before_step()
+        if self.idle is not None and self.idle():
+            return False
         prompt = self.table.prompt()
         device = None if self.hardware is None else self.hardware.shoe
         if prompt is None or self.table.paused:

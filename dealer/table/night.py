@@ -140,6 +140,8 @@ class Night:
         host = table.host
         host.seating = lambda: self._seating(table.id)
         host.before_step = lambda: self._let_players_leave(table.id)
+        if self.own_seats_only:  # nobody seated: the table waits (it deals no coup to an empty layout)
+            host.idle = lambda: not self._seated(table.id)
         host.table.extras = lambda state: {"table_id": table.id, "table_name": table.name,
                                            "players": self._players_at(table.id, host, state)}
 

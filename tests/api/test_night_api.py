@@ -139,6 +139,8 @@ def test_a_player_moves_to_another_table_with_all_their_chips_in_one_call(client
 
 
 def test_each_table_pauses_and_resumes_on_its_own(client: TestClient) -> None:
+    ok(client.post("/api/players/p1/buy-in", json={"amount": 100}), 201)
+    ok(client.post("/api/tables/bac/seats", json={"player_id": "p1", "seat": 1, "chips": 100}), 201)
     pause = {"kind": "table.pause", "payload": {"source": "dealer", "reason": "drinks break"}}
     ok(client.post("/api/tables/bac/operations", json=pause), 201)
     tables = {t["id"]: t["paused"] for t in ok(client.get("/api/tables"))}
@@ -147,6 +149,7 @@ def test_each_table_pauses_and_resumes_on_its_own(client: TestClient) -> None:
     assert not night_of(client).host("bac").step()  # a paused table does not play
     ok(client.post("/api/tables/bac/resume", json={"source": "dealer"}), 201)
     assert not any(t["paused"] for t in ok(client.get("/api/tables")))
+    assert night_of(client).host("bac").step()  # Ann's table plays again
 
 
 def test_errors_say_what_is_wrong(client: TestClient) -> None:

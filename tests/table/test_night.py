@@ -113,6 +113,15 @@ def test_a_player_standing_mid_round_leaves_when_the_round_is_over(night: Night)
     assert host.table.state.ledger.balance("seat-1") == 0
 
 
+def test_a_table_with_nobody_seated_waits_for_its_players(night: Night) -> None:
+    host = night.host("bac")
+    before = host.table.store.last_seq
+    assert not any(host.step() for _ in range(10)) and host.table.store.last_seq == before
+    night.buy_in("p2", 100)
+    night.sit("bac", "p2", 1, 100)
+    assert host.step()
+
+
 def test_refusals_name_what_is_wrong(night: Night) -> None:
     cy = night.cage.state.by_name("Cy")
     assert cy is not None
