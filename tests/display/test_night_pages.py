@@ -59,8 +59,10 @@ READY = {
         seat.get("hands") for seat in s["games"]["blackjack"]["seats"].values()),
     "bac": lambda s: s["games"]["baccarat"]["roads"]["coups"] >= 12,
     "faro": lambda s: s["games"]["faro"]["casekeeper"]["cards_out"] >= 12,
-    "pg": lambda s: any(isinstance(h, dict) and h.get("back") for h in s["games"]["pai-gow"]["hands"].values()),
-    "slots": lambda s: any(m["meters"]["games_played"] >= 3 for m in s["games"]["slots"]["machines"].values()),
+    "pg": lambda s: any(isinstance(h, dict) and h.get("back")
+                        for h in s["games"]["pai-gow"]["hands"].values()),
+    "slots": lambda s: any(m["meters"]["games_played"] >= 3
+                           for m in s["games"]["slots"]["machines"].values()),
 }
 
 
@@ -68,13 +70,13 @@ READY = {
 def test_tv_view_fills_the_screen_readably(browser: Any, night: NightServer, shots: Path, table: str) -> None:
     wait_for_play(night, table, READY[table])
     names = [p["name"] for p in night.get(f"/api/tables/{table}/state")["players"]]
+    errors: list[str] = []
     for width, height in TV_SIZES:
         page = browser.new_page(viewport={"width": width, "height": height})
-        errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(f"{night.url}/tables/{table}/tv")
         page.wait_for_selector("body[data-connected=yes] [data-game-view]", timeout=20_000)
-        if table in ("bj", "bac", "faro"):  # the cards of the turn, when there are some, are a tenth of the screen
+        if table in ("bj", "bac", "faro"):  # wait for cards on the layout: each must be a tenth of the screen
             page.wait_for_function("document.querySelectorAll('#game .card:not(.history .card)').length > 0",
                                    timeout=30_000)
         time.sleep(0.3)
@@ -112,7 +114,8 @@ PHONE_BOXES = ["button", ".panel", ".ctl-head", "select"]
 BUTTONS = """
 () => [...document.querySelectorAll("button")].filter((b) => b.offsetParent !== null).map((b) => {
   if (b.id) return "#" + b.id;
-  const key = ["option", "seat", "chip", "rank", "suit", "seq", "resume", "dispute", "choice", "toggle"].find((k) => b.dataset[k] != null);
+  const key = ["option", "seat", "chip", "rank", "suit", "seq", "resume", "dispute", "choice", "toggle"]
+    .find((k) => b.dataset[k] != null);
   if (!key) throw new Error("a button with no id or data key: " + b.outerHTML);
   const scope = b.closest("[id]");
   return `${scope ? "#" + scope.id + " " : ""}button[data-${key}='${b.dataset[key]}']`;
@@ -143,8 +146,8 @@ def test_control_page_every_button_does_something(browser: Any, night: NightServ
         before_seq = int(page.get_attribute("body", "data-seq"))
         before = page.evaluate("window.__mutations")
         page.click(selector, timeout=5_000)
-        page.wait_for_function(f"window.__mutations > {before} || Number(document.body.dataset.seq) > {before_seq}",
-                               timeout=5_000)
+        changed = f"window.__mutations > {before} || Number(document.body.dataset.seq) > {before_seq}"
+        page.wait_for_function(changed, timeout=5_000)
         page.wait_for_function("document.body.dataset.busy !== 'yes'", timeout=10_000)  # its request is over
         tapped.append(selector)
     page.click("#autoplay-on")
@@ -239,7 +242,8 @@ def test_lobby_and_report(browser: Any, night: NightServer, shots: Path) -> None
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     page.goto(night.url + "/")
     page.wait_for_selector("body[data-ready=yes] .table-card", timeout=20_000)
-    assert page.eval_on_selector_all(".table-card", "els => els.map(e => e.dataset.table)") == [t["id"] for t in TABLES]
+    cards = page.eval_on_selector_all(".table-card", "els => els.map(e => e.dataset.table)")
+    assert cards == [t["id"] for t in TABLES]
     # a new guest by name, a buy-in of 200 by taps, then a seat at the faro table
     page.fill("#new-player", "Ivy")
     page.click("#add-player button")
@@ -247,8 +251,8 @@ def test_lobby_and_report(browser: Any, night: NightServer, shots: Path) -> None
     ivy = next(p for p in night.get("/api/players") if p["name"] == "Ivy")
     page.click(".choice[data-amount='200']")
     page.click(f"#players tr[data-player='{ivy['id']}'] button[data-action='buy-in']")
-    page.wait_for_function(f"document.querySelector(\"#players tr[data-player='{ivy['id']}']\").dataset.chips === '200'",
-                           timeout=10_000)
+    row = f"document.querySelector(\"#players tr[data-player='{ivy['id']}']\")"
+    page.wait_for_function(f"{row}.dataset.chips === '200'", timeout=10_000)
     card = ".table-card[data-table='faro']"
     page.select_option(f"{card} .sit-player", ivy["id"])
     page.click(f"{card} .sit")
@@ -265,8 +269,7 @@ def test_lobby_and_report(browser: Any, night: NightServer, shots: Path) -> None
     page.wait_for_selector(f"#players tr[data-player='{ivy['id']}'] button[data-action='cash-out']:enabled",
                            timeout=10_000)
     page.click(f"#players tr[data-player='{ivy['id']}'] button[data-action='cash-out']")
-    page.wait_for_function(f"document.querySelector(\"#players tr[data-player='{ivy['id']}']\").dataset.chips === '0'",
-                           timeout=10_000)
+    page.wait_for_function(f"{row}.dataset.chips === '0'", timeout=10_000)
     # the report page shows what the report API says, and that every chip is accounted for
     page.goto(night.url + "/report")
     page.wait_for_selector("body[data-ready=yes]", timeout=10_000)
@@ -277,7 +280,8 @@ def test_lobby_and_report(browser: Any, night: NightServer, shots: Path) -> None
     expected = {p["id"]: p["result"] for p in report["players"]}
     assert set(shown) == set(expected)
     assert shown[ivy["id"]] == expected[ivy["id"]]
-    assert page.get_attribute("[data-balanced]", "data-balanced") == ("yes" if report["totals"]["balanced"] else "no")
+    balanced = "yes" if report["totals"]["balanced"] else "no"
+    assert page.get_attribute("[data-balanced]", "data-balanced") == balanced
     screenshot(page, shots, "report-1280x800", full_page=True)
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(night.url + "/")

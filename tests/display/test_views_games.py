@@ -234,7 +234,8 @@ def test_dealer_page_runs_a_faro_turn_by_hand(browser: Any, tmp_path: Path) -> N
         time.sleep(0.3)
         state = server.get("/state")
         # finish the turn in progress (and the deal, when too few cards are left for a turn of ours)
-        while not state["games"]["faro"]["betting_open"] or state["games"]["faro"]["casekeeper"]["cards_left"] < 10:
+        while (not state["games"]["faro"]["betting_open"]
+               or state["games"]["faro"]["casekeeper"]["cards_left"] < 10):
             prompt = state["prompt"]
             if "settle" in prompt["options"]:
                 server.post("/api/actions", {"option": "settle"})

@@ -259,6 +259,7 @@ function renderBook() {
   $("book-panel").hidden = !book;
   if (!book) return;
   $("book-title").textContent = `${book.title} · ${book.players.join(", ")}`;
+  $("tv-link").href = `/score?book=${encodeURIComponent(book.book)}&tv=1${token ? "&token=" + encodeURIComponent(token) : ""}`;
   const g = currentGame();
   $("game-heading").textContent = g ? `Game ${g.index}: ${g.title}${g.result ? " — over" : ""}` : "No game yet";
   const totals = g ? g.totals : {};
@@ -337,4 +338,9 @@ $("end-game").onclick = act(async () => {
   if (!confirm("End this game now? The best total wins.")) return;
   book = (await api("POST", bookPath("/end"), { reason: "ended at the table" })).book; renderAll();
 });
+// ?tv=1: the standings for the TV in the room, refreshed every few seconds.
+if (new URLSearchParams(location.search).get("tv")) {
+  document.body.classList.add("tv-mode");
+  setInterval(async () => { if (bookName()) { book = await api("GET", withToken(bookPath())).catch(() => book); renderAll(); } }, 3000);
+}
 load().catch((e) => { errorBox.textContent = e.message; });
