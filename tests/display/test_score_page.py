@@ -95,7 +95,7 @@ def test_score_page_keeps_a_book_by_taps(browser: Any, server: Server, shots: Pa
     # the standings on the room's TV: the same totals, nothing to tap
     page.set_viewport_size({"width": 1920, "height": 1080})
     page.goto(server.url + "/score?book=kitchen&tv=1")
-    page.wait_for_selector("body.tv-mode[data-ready=yes] #standings .score-side[data-side=Bob][data-total='29']")
+    page.wait_for_selector("body.tv-mode[data-ready=yes] .score-side[data-side=Bob][data-total='29']")
     assert not page.is_visible("#entry-panel") and not page.is_visible("#end-game")
     assert layout_problems(page, [".panel", ".score-side", ".sc-head"]) == []
     screenshot(page, shots, "score-tv-1920x1080")
