@@ -97,6 +97,9 @@ class Detection:
     quads: tuple[CardQuad, ...]
     blobs: tuple[Blob, ...]
     scale: float  # full / small
+    # quads only one of two finders saw: they count as cards (and hide corners inside them) only
+    # when their index reads; a merged hand taken for one card must not hide the hand's corners
+    tentative: tuple[CardQuad, ...] = ()
 
 
 def mask_makers(small: np.ndarray) -> list[Callable[[], np.ndarray]]:

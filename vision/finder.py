@@ -158,24 +158,39 @@ def find_cards(
     card_width_hint: float | None = None,
     fine_corners: bool = True,
     min_index_heat: float = 0.2,
+    coarse_pass: bool = True,
     model: FinderModel | None = None,
 ) -> Detection:
     """Whole-card quads and corner candidates of overlapped cards, like :func:`vision.detect.detect_cards`."""
     model = model or default_finder()
-    prob, scale = model.maps(image, long_side)
-    ih, iw = prob.shape[1:]
-    min_w = max(4.0, min_card_fraction * max(iw, ih) * 0.6)
-    pieces = card_pieces(prob, min_w * min_w * 0.5, min_w)
     quads: list[CardQuad] = []
     others: list[np.ndarray] = []
-    for c in pieces:
-        q = _quad_of(c, min_w)
-        if q is not None:
-            full = q * scale
+    for k, side_px in enumerate((long_side, long_side // 2) if coarse_pass else (long_side,)):
+        if k > 0 and max(image.shape[:2]) <= side_px:
+            break
+        prob_k, scale_k = model.maps(image, side_px)
+        ih, iw = prob_k.shape[1:]
+        min_w = max(4.0, min_card_fraction * max(iw, ih) * 0.6)
+        for c in card_pieces(prob_k, min_w * min_w * 0.5, min_w):
+            q = _quad_of(c, min_w)
+            if q is None:
+                if k == 0:
+                    others.append(c)
+                continue
+            full = q * scale_k
             side = float(min(np.linalg.norm(full - np.roll(full, 1, axis=0), axis=1)))
-            quads.append(_as_quad(snap_to_edges(image, full, max(1.5 * scale + 1.0, 0.07 * side))))
-        else:
-            others.append(c)
+            if k > 0 and (
+                side < 0.2 * max(image.shape[:2]) or any(_inside(o, full.mean(axis=0)) for o in quads)
+            ):
+                continue  # the coarse pass is for cards too big for the fine one, found nowhere else
+            reach = max(1.5 * scale_k + 1.0, 0.07 * side)
+            for _ in range(2):  # a second pass starts from sides the first one straightened
+                full = snap_to_edges(image, full, reach)
+            quads.append(_as_quad(full))
+        if k == 0:
+            prob, scale = prob_k, scale_k
+            min_w0 = min_w
+    min_w = min_w0
     quads = _resolve_quads(quads)
     if card_width_hint is not None:
         cw = card_width_hint / scale
@@ -203,6 +218,11 @@ def find_cards(
         if frames:
             blobs.append(Blob(c.reshape(-1, 2).astype(float) * scale, tuple(frames)))
     return Detection(tuple(quads), tuple(blobs), scale)
+
+
+def _inside(q: CardQuad, p: np.ndarray) -> bool:
+    poly = q.corners.astype(np.float32).reshape(-1, 1, 2)
+    return cv2.pointPolygonTest(poly, (float(p[0]), float(p[1])), False) >= 0
 
 
 def _index_heat(heat: np.ndarray, f: CornerFrame, scale: float) -> float:

@@ -294,12 +294,10 @@ class Recognizer:
         if len(dets) == 1:
             return dets[0]
         first, second = (dets[1], dets[0]) if self.prefer == "classic" else (dets[0], dets[1])
-        quads = list(first.quads)
-        for q in second.quads:  # where both found a card, the preferred finder's outline stands
-            c = q.corners.mean(axis=0)
-            if not any(_inside(o, c) for o in quads):
-                quads.append(q)
-        return Detection(tuple(quads), first.blobs + second.blobs, first.scale)
+        extra = [  # where both found a card, the preferred finder's outline stands
+            q for q in second.quads if not any(_inside(o, q.corners.mean(axis=0)) for o in first.quads)
+        ]
+        return Detection(first.quads, first.blobs + second.blobs, first.scale, tuple(extra))
 
     def recognize(self, image: np.ndarray) -> list[Sighting]:
         """Every card sighting in ``image`` (BGR); in shoe mode at most one."""
@@ -317,8 +315,13 @@ class Recognizer:
         if self.mode == "shoe" and quads:
             quads = (max(quads, key=lambda q: q.width * q.height),)
         sightings = [s for q in quads if (s := self._read_quad(view, q, colour))]
+        read_tentative = []
+        for q in det.tentative if self.mode == "table" else ():
+            if s := self._read_quad(view, q, colour):
+                sightings.append(s)
+                read_tentative.append(q)
         if self.mode == "table" or not sightings:
-            whole = [np.array(q.corners, np.float32).reshape(-1, 1, 2) for q in quads]
+            whole = [np.array(q.corners, np.float32).reshape(-1, 1, 2) for q in (*quads, *read_tentative)]
             read_whole = list(sightings)
             for blob in det.blobs:
                 for s in self._read_corners(view, blob.corners, colour):

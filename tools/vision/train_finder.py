@@ -95,9 +95,9 @@ def build_net():  # type: ignore[no-untyped-def]
     return Finder()
 
 
-def _load(data: Path) -> tuple[np.ndarray, np.ndarray]:
+def _load(data: list[Path]) -> tuple[np.ndarray, np.ndarray]:
     imgs, tgts = [], []
-    for p in sorted(data.glob("shard_*.npz")):
+    for p in sorted(f for d in data for f in d.glob("shard_*.npz")):
         if ".tmp" in p.name:
             continue
         z = np.load(p)
@@ -107,7 +107,15 @@ def _load(data: Path) -> tuple[np.ndarray, np.ndarray]:
 
 
 def train(
-    data: Path, out: Path, steps: int, seed: int, batch: int = 8, threads: int = 1, crop: int = 128
+    data: list[Path],
+    out: Path,
+    steps: int,
+    seed: int,
+    batch: int = 8,
+    threads: int = 1,
+    crop: int = 128,
+    lr: float = 3e-3,
+    init: Path | None = None,
 ) -> None:
     import torch
     import torch.nn.functional as F
@@ -116,8 +124,10 @@ def train(
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     net = build_net()
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.1)
+    if init is not None:  # a second stage: larger crops (bigger cards in context) from stage-one weights
+        net.load_state_dict(torch.load(init))
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.1)
     images, tgts = _load(data)
     print(f"{len(images)} scenes, {sum(p.numel() for p in net.parameters())} weights", flush=True)
     t0 = time.time()
@@ -187,7 +197,7 @@ def export(weights: Path, out: Path, opset: int = 11) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("what", choices=["generate", "train", "export", "all"])
-    ap.add_argument("--data", type=Path, default=Path("/tmp/finder_scenes"))
+    ap.add_argument("--data", type=Path, nargs="+", default=[Path("/tmp/finder_scenes")])
     ap.add_argument("--shards", type=int, default=24)
     ap.add_argument("--first", type=int, default=0)
     ap.add_argument("--per-shard", type=int, default=200)
@@ -195,12 +205,16 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--weights", type=Path, default=Path("/tmp/finder.pt"))
+    ap.add_argument("--init", type=Path, default=None, help="start from these weights (second stage)")
+    ap.add_argument("--crop", type=int, default=128)
+    ap.add_argument("--batch", type=int, default=8)
+    ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--out", type=Path, default=Path("vision/models/finder.onnx"))
     a = ap.parse_args()
     if a.what in ("generate", "all"):
-        generate(a.data, a.shards, a.per_shard, a.seed, a.first)
+        generate(a.data[0], a.shards, a.per_shard, a.seed, a.first)
     if a.what in ("train", "all"):
-        train(a.data, a.weights, a.steps, a.seed, threads=a.threads)
+        train(a.data, a.weights, a.steps, a.seed, a.batch, a.threads, a.crop, a.lr, a.init)
     if a.what in ("export", "all"):
         export(a.weights, a.out)
 
