@@ -99,6 +99,14 @@ async def move(player_id: str, body: MoveIn, night: NightDep, role: DealerRole) 
     return await run_in_threadpool(night.move, player_id, body.table, body.seat, body.chips)
 
 
+@router.get("/api/cage/log", tags=["night"])
+async def cage_log(night: NightDep, role: ViewerRole, player: str | None = None,
+                   last: int = 200) -> list[dict[str, Any]]:
+    """Every move of chips at the cage, newest last (``player`` = one player's; ``last`` up to 5000):
+    seq, time, kind, payload, hash and the player's name."""
+    return await run_in_threadpool(night.cage_log, player, last)
+
+
 @router.get("/api/report", tags=["night"])
 async def report(night: NightDep, role: ViewerRole) -> dict[str, Any]:
     """The night so far: per player (bought, cashed out, chips, result) and per table, and totals."""

@@ -201,6 +201,16 @@ class Night:
             self._announce(self.cage.submit(CashOut(player_id, player.stack)))
             return {**self.player_json(player_id), "paid": player.stack}
 
+    def cage_log(self, player_id: str | None = None, last: int = 200) -> list[dict[str, Any]]:
+        """The newest records of the cage's log (one player's, when ``player_id`` is given), with
+        player names, oldest first."""
+        if player_id is not None:
+            self.cage.state.player(player_id)
+        names = {pid: p.name for pid, p in self.cage.state.players.items()}
+        rows = [{**r.to_json(), "name": names.get(str(r.data.get("player_id")), "")}
+                for r in self.cage.records() if player_id is None or r.data.get("player_id") == player_id]
+        return rows[-max(1, min(last, 5000)):]
+
     def _check_amount(self, amount: int) -> None:
         most = None if self.settings is None else self.settings.night.max_buy_in
         if most is not None and amount > most:

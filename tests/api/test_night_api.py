@@ -51,9 +51,9 @@ def ok(response: Any, status: int = 200) -> Any:
 
 def test_every_single_table_route_exists_for_each_table(client: TestClient) -> None:
     paths = set(ok(client.get("/openapi.json"))["paths"])
-    single = {p for p in paths if p.startswith("/api/") and not p.startswith(("/api/tables", "/api/players",
-                                                                                "/api/report", "/api/score"))}
-    single -= {"/api/tokens", "/api/night"}
+    night_wide = ("/api/tables", "/api/players", "/api/report", "/api/score", "/api/cage", "/api/night",
+                  "/api/tokens")
+    single = {p for p in paths if p.startswith("/api/") and not p.startswith(night_wide)}
     assert len(single) >= 14
     for path in single | {"/state"}:
         per_table = "/api/tables/{table_id}" + path.removeprefix("/api")
@@ -89,6 +89,10 @@ def test_a_night_through_the_api(client: TestClient) -> None:
     paid = ok(client.post(f"/api/players/{dee['id']}/cash-out"), 201)["paid"]
     assert ok(client.get(f"/api/players/{dee['id']}"))["cage_chips"] == 0
 
+    log = ok(client.get("/api/cage/log", params={"player": dee["id"]}))
+    assert [r["kind"].removeprefix("night.") for r in log] == [
+        "player", "buy-in", "rebuy", "sit", "stand", "sit", "stand", "cash-out"]
+    assert {r["name"] for r in log} == {"Dee"} and log[-1]["payload"]["chips"] == paid
     report = ok(client.get("/api/report"))
     row = next(p for p in report["players"] if p["name"] == "Dee")
     assert (row["bought"], row["cashed_out"], row["result"]) == (1200, paid, paid - 1200)
