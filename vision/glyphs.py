@@ -3,15 +3,16 @@ reject class ``-`` for anything that is not an upright index glyph (pips, art, a
 card edge).
 
 Two readers ship, both trained only on the project's own renders (fonts and suit shapes listed with
-their licences in ``docs/vision.md``):
+their licences in ``docs/vision.md`` and ``vision/models/READER.md``):
 
-* ``cnn`` (the default): one small CNN over the glyph's 32 × 32 canvas, run by ``cv2.dnn`` from
+* ``cnn``: one small CNN over the glyph's 32 × 32 canvas, run by ``cv2.dnn`` from
   ``vision/models/reader.onnx`` (``vision/reader.py``, trained by ``tools/vision/train_reader.py``);
 * ``mlp``: two-layer perceptrons over HOG features in ``vision/models/glyphs.npz``, evaluated with
-  numpy (trained by ``tools/vision/train_glyphs.py``).
+  numpy (trained by ``tools/vision/train_glyphs.py``);
+* ``cnn+mlp`` (the default, chosen by measurement): both, probabilities averaged.
 
-``default_model()`` gives the one named by the environment variable ``DEALER_VISION_READER``
-(``cnn`` or ``mlp``), else ``DEFAULT_READER``.
+``default_model()`` gives the one named by the environment variable ``DEALER_VISION_READER``,
+else ``DEFAULT_READER``.
 """
 
 from __future__ import annotations
@@ -71,9 +72,29 @@ class MlpEnsemble:
         return np.mean([m.probabilities(x) for m in self.members], axis=0)
 
 
-def _members(net: Mlp | MlpEnsemble | CnnHead) -> tuple[Mlp, ...]:
-    if isinstance(net, CnnHead):
-        raise ModelError("a CNN reader head has no perceptron members")
+@dataclass(frozen=True)
+class Blend:
+    """The CNN reader and the perceptrons together: their probabilities averaged with ``cnn_weight``."""
+
+    cnn: CnnHead
+    mlp: Mlp | MlpEnsemble
+    cnn_weight: float = 0.5
+
+    @property
+    def classes(self) -> tuple[str, ...]:
+        return self.mlp.classes
+
+    def probabilities(self, x: np.ndarray) -> np.ndarray:
+        w = self.cnn_weight
+        return w * self.cnn.probabilities(x) + (1.0 - w) * self.mlp.probabilities(x)
+
+
+Head = Mlp | MlpEnsemble | CnnHead | Blend
+
+
+def _members(net: Head) -> tuple[Mlp, ...]:
+    if not isinstance(net, Mlp | MlpEnsemble):
+        raise ModelError("only the perceptron reader has perceptron members")
     return net.members if isinstance(net, MlpEnsemble) else (net,)
 
 
@@ -85,8 +106,8 @@ class GlyphModel:
     ``rank1_w1``, ``rank2_w1`` ….
     """
 
-    rank: Mlp | MlpEnsemble | CnnHead
-    suit: Mlp | MlpEnsemble | CnnHead
+    rank: Head
+    suit: Head
 
     @classmethod
     def cnn(cls, path: str | Path | None = None) -> GlyphModel:
@@ -135,7 +156,7 @@ class GlyphModel:
     def save(self, path: str | Path) -> None:
         arrays = {}
         for prefix, net in (("rank", self.rank), ("suit", self.suit)):
-            if isinstance(net, CnnHead):
+            if not isinstance(net, Mlp | MlpEnsemble):
                 raise ModelError("the CNN reader is saved as ONNX by tools/vision/train_reader.py, not here")
             for i, m in enumerate(_members(net)):
                 name = prefix if i == 0 else f"{prefix}{i}"
@@ -151,17 +172,25 @@ class GlyphModel:
         return cls(MlpEnsemble(rank), MlpEnsemble(suit))
 
 
-ReaderName = Literal["cnn", "mlp"]
-DEFAULT_READER: ReaderName = "mlp"
+ReaderName = Literal["cnn", "mlp", "cnn+mlp"]
+DEFAULT_READER: ReaderName = "cnn+mlp"
 _DEFAULTS: dict[str, GlyphModel] = {}
 
 
 def default_model(name: str | None = None) -> GlyphModel:
-    """The shipped reader ``name`` (``cnn`` or ``mlp``); by default ``$DEALER_VISION_READER`` or
+    """The shipped reader ``name`` (``cnn``, ``mlp`` or ``cnn+mlp``); by default ``$DEALER_VISION_READER`` or
     ``DEFAULT_READER``. Loaded once per process."""
     name = name or os.environ.get("DEALER_VISION_READER") or DEFAULT_READER
-    if name not in ("cnn", "mlp"):
-        raise ModelError(f"unknown glyph reader {name!r}: expected 'cnn' or 'mlp'")
+    if name not in ("cnn", "mlp", "cnn+mlp"):
+        raise ModelError(f"unknown glyph reader {name!r}: expected 'cnn', 'mlp' or 'cnn+mlp'")
     if name not in _DEFAULTS:
-        _DEFAULTS[name] = GlyphModel.cnn() if name == "cnn" else GlyphModel.load()
+        if name == "cnn":
+            _DEFAULTS[name] = GlyphModel.cnn()
+        elif name == "mlp":
+            _DEFAULTS[name] = GlyphModel.load()
+        else:
+            cnn, mlp = default_model("cnn"), default_model("mlp")
+            assert isinstance(cnn.rank, CnnHead) and isinstance(cnn.suit, CnnHead)
+            assert isinstance(mlp.rank, Mlp | MlpEnsemble) and isinstance(mlp.suit, Mlp | MlpEnsemble)
+            _DEFAULTS[name] = GlyphModel(Blend(cnn.rank, mlp.rank), Blend(cnn.suit, mlp.suit))
     return _DEFAULTS[name]

@@ -136,7 +136,7 @@ def train(x: np.ndarray, y: np.ndarray, *, seed: int, minutes: float, epochs: in
             opt.step()
             sched.step()
             step += 1
-            loss_sum += float(loss)
+            loss_sum += loss.item()
             if time.time() - t0 > minutes * 60:
                 break
         net.eval()
@@ -212,6 +212,46 @@ def bench(model: str, paths: list[str]) -> dict[str, float]:
     return out
 
 
+def speed(model: str, repeats: int = 300) -> dict[str, float]:
+    """CPU milliseconds per call on one thread (process time, so a busy machine does not inflate it):
+    the CNN on one glyph and on two, and a whole corner read (patch cut, segmentation, reading)."""
+    import cv2
+
+    from vision.detect import CardQuad
+    from vision.glyphs import GlyphModel, default_model
+    from vision.recognizer import Recognizer
+    from vision.render import render_card
+
+    cv2.setNumThreads(1)
+    cnn = GlyphModel.cnn(model)
+    mlp = GlyphModel.load()
+    card = render_card("10H", 300)
+    h, w = card.image.shape[:2]
+    frame = np.full((h + 40, w + 40, 3), 60, np.uint8)
+    frame[20 : 20 + h, 20 : 20 + w] = card.image
+    quad = CardQuad(np.array([[20, 20], [20 + w, 20], [20 + w, 20 + h], [20, 20 + h]], float))
+    feats = np.random.default_rng(0).random((2, 471 + 1024)).astype(np.float32)
+
+    def ms(fn) -> float:  # type: ignore[no-untyped-def]
+        for _ in range(10):
+            fn()
+        t = time.process_time()
+        for _ in range(repeats):
+            fn()
+        return (time.process_time() - t) / repeats * 1000
+
+    out = {
+        "cnn_one_glyph_ms": ms(lambda: cnn.rank.probabilities(feats[:1])),
+        "cnn_two_glyphs_ms": ms(lambda: cnn.rank.probabilities(feats)),
+        "mlp_one_glyph_ms": ms(lambda: mlp.rank.probabilities(feats[:1])),
+    }
+    blend = default_model("cnn+mlp")
+    for name, m in (("cnn", cnn), ("mlp", mlp), ("cnn+mlp", blend)):
+        rec = Recognizer("shoe", model=m)
+        out[f"{name}_corner_read_ms"] = ms(lambda rec=rec: rec.read_corner(frame, quad.frame(0)))
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("data", nargs="*")
@@ -221,7 +261,12 @@ def main() -> None:
     ap.add_argument("--out", default="/tmp/reader.onnx")
     ap.add_argument("--bench", nargs="*", help="render sets to score --model on")
     ap.add_argument("--model", default="vision/models/reader.onnx")
+    ap.add_argument("--speed", action="store_true", help="time --model per glyph and per corner")
     a = ap.parse_args()
+    if a.speed:
+        for k, v in speed(a.model).items():
+            print(f"{k:>22}: {v:.3f}")
+        return
     if a.bench:
         for k, v in bench(a.model, a.bench).items():
             print(f"{k:>22}: {v:.4f}")
