@@ -39,6 +39,8 @@ GAME_VIEWS.blackjack = (g, state) => {
   const dealerCards = dealer.cards && dealer.cards.length ? dealer.cards : [];
   wrap.append(el("div", { class: "hand dealer-spot", id: "dealer-hand", "data-total": dealer.total ?? "" },
     el("span", { class: "label", text: dealerCards.length ? `Dealer ${dealer.total || ""}${dealer.soft ? " soft" : ""}` : "Dealer" }), cardsEl(dealerCards, "fan")));
+  const r = g.rules || {};
+  if (r.blackjack_pays) wrap.append(el("div", { class: "felt-rules", text: `Blackjack pays ${r.blackjack_pays.replace(":", " to ")} · dealer ${r.hit_soft_17 ? "hits" : "stands on"} soft 17` }));
   const count = Number((g.rules || {}).seats) || Math.max(7, ...Object.keys(g.seats || {}).map(Number));
   const spots = seatArc(count);
   const players = playersBySeat(state);
@@ -468,6 +470,8 @@ GAME_VIEWS.pontoon = (g, state) => {
   const node = GAME_VIEWS.blackjack({ ...g, seats, last_rounds: [] }, state);
   node.classList.add("pontoon");
   node.dataset.banker = g.banker;
-  node.prepend(title(`Pontoon · round ${g.round} · seat ${g.banker} banks`));
+  node.prepend(el("div", { class: "felt-rules", text: `Pontoon · round ${g.round} · ${who(g.banker)} holds the bank` }));
+  const label = node.querySelector("#dealer-hand .label");
+  if (label) label.textContent = `Bank · ${who(g.banker)}`;
   return node;
 };
