@@ -164,7 +164,8 @@ def test_slot_spins_turn_the_reel_display_to_the_logged_stops(tmp_path: Path) ->
         assert [positions.get(i) for i in range(3)] == wanted  # RULES H7: the reels show the outcome
         meters = host.meters()
         assert meters["devices"]["reels"]["spins"] >= 1  # the display's own non-volatile meters
-        played = sum(m["games_played"] for m in meters["game"]["machines"].values())
+        # every logged spin is metered once: a paid game, or a free one (free spins, re-spins)
+        played = sum(m["games_played"] + m["free_games"] for m in meters["game"]["machines"].values())
         assert played == len([r for r in host.table.store.records() if r.kind == "slots.spin"])
     finally:
         host.stop()
