@@ -24,7 +24,7 @@ rules = "{rules}"
 mode = "simulated"
 seats = {seats}
 pace_ms = {pace}
-devices = "none"
+devices = "{devices}"
 """
 
 
@@ -32,7 +32,7 @@ def night_file(directory: Path, tables: list[dict[str, Any]], guests: list[str])
     text = (f'[night]\nname = "Test night"\ndir = "{directory}"\nguests = {json.dumps(guests)}\n'
             "buy_in = 500\nmax_buy_in = 5000\n")
     for t in tables:
-        text += TABLE.format(**{"rules": "", "seats": 7, "pace": 20, **t})
+        text += TABLE.format(**{"rules": "", "seats": 7, "pace": 20, "devices": "none", **t})
     path = directory / "night.toml"
     path.write_text(text)
     return path

@@ -87,6 +87,8 @@ def run_one_step(page: object, server: Server) -> None:
     if prompt["step"] == "card":
         page.click("#rank-pad button[data-rank='7']")  # type: ignore[attr-defined]
         page.click("#suit-pad button[data-suit='H']")  # type: ignore[attr-defined]
+    elif prompt["step"] == "shuffle" and not prompt["options"]:  # the cut card came out
+        page.click("button[data-option='shuffle']")  # type: ignore[attr-defined]
     else:
         options = [o for o in prompt["options"] if o not in ("bet", "insure")]
         choice = "stand" if "stand" in options else "decline" if "decline" in options else options[0]

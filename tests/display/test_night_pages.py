@@ -15,7 +15,8 @@ import pytest
 from layout import WATCH, layout_problems, screenshot
 from nightserver import NightServer
 
-TABLES = [{"id": "bj", "name": "Blackjack", "game": "blackjack"},
+# blackjack deals from a simulated card shoe on a pseudo-terminal, so the dealer can also type cards in
+TABLES = [{"id": "bj", "name": "Blackjack", "game": "blackjack", "devices": "sim"},
           {"id": "bac", "name": "Baccarat", "game": "baccarat"},
           {"id": "faro", "name": "Faro", "game": "faro", "seats": 4},
           {"id": "pg", "name": "Pai gow", "game": "pai-gow", "seats": 6},
@@ -176,16 +177,19 @@ def test_control_page_runs_a_blackjack_round_by_taps(browser: Any, night: NightS
     assert page.inner_text("#bet-amount") == "15"
     seq = night.get("/api/tables/bj/state")["seq"]
     page.click("#place-bet")
-    page.wait_for_function(f"Number(document.body.dataset.seq) > {seq}", timeout=10_000)
+    wait_event(page, seq)
     seats = night.get("/api/tables/bj/state")["games"]["blackjack"]["seats"]
     assert seats[str(bob["seat"])]["bet"] == 15
+    ours = night.get("/api/tables/bj/state")["games"]["blackjack"]["round"] + 1  # the deal numbers it
     page.click("button[data-option='deal']")
-    for _ in range(60):
+    for _ in range(60):  # our round, played by taps to its end
         state = night.get("/api/tables/bj/state")
-        if state["prompt"]["step"] == "bet" and state["games"]["blackjack"]["last_rounds"]:
+        rounds = state["games"]["blackjack"]["last_rounds"]
+        if rounds and rounds[-1]["round"] >= ours:
             break
         tap_one_step(page, state)
     last = night.get("/api/tables/bj/state")["games"]["blackjack"]["last_rounds"][-1]
+    assert last["round"] == ours
     assert last["seats"][str(bob["seat"])]["hands"][0]["stake"] == 15
     assert page.inner_text("#error") == ""
     page.click("#autoplay-on")
@@ -197,11 +201,25 @@ def tap_one_step(page: Any, state: dict[str, Any]) -> None:
     if prompt["step"] == "card":
         page.click("#rank-pad button[data-rank='7']")
         page.click("#suit-pad button[data-suit='H']")
+    elif prompt["step"] == "shuffle" and not prompt["options"]:  # the cut card came out
+        page.click("button[data-option='shuffle']")
     else:
         options = [o for o in prompt["options"] if o not in ("bet", "insure")]
+        assert options, prompt
         choice = "stand" if "stand" in options else "decline" if "decline" in options else options[0]
         page.click(f"button[data-option='{choice}']")
-    page.wait_for_function(f"Number(document.body.dataset.seq) > {state['seq']}", timeout=10_000)
+    wait_event(page, state["seq"])
+
+
+def wait_event(page: Any, seq: int) -> None:
+    """The page shows an event after ``seq`` (or the test says what the page said instead)."""
+    try:
+        page.wait_for_function(f"Number(document.body.dataset.seq) > {seq}"
+                               " || document.getElementById('error').textContent !== ''", timeout=10_000)
+    except Exception as exc:
+        shown, busy = page.get_attribute("body", "data-seq"), page.get_attribute("body", "data-busy")
+        raise AssertionError(f"no event after #{seq}; the page shows #{shown}, busy={busy}") from exc
+    assert page.inner_text("#error") == "", page.inner_text("#error")
 
 
 def test_a_misread_card_is_corrected_by_taps(browser: Any, night: NightServer) -> None:

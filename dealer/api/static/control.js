@@ -108,6 +108,9 @@ function seatsOf(state) {
 function renderPlayers(state) {
   const list = seatsOf(state);
   if (!seat && list.length) seat = list[0].seat;
+  const key = JSON.stringify([list, seat]);
+  if (key === $("players").dataset.key) return;
+  $("players").dataset.key = key;
   $("players").replaceChildren(...list.map((p) => {
     const b = el("button", { type: "button", class: `player-chip${p.seat === seat ? " selected" : ""}`, "data-seat": p.seat, "aria-pressed": p.seat === seat ? "true" : "false" },
       el("span", { class: "who", text: p.name }), el("span", { class: "chips-count", text: p.chips ?? "–" }));
@@ -244,9 +247,14 @@ function render(state) {
   $("game-title").textContent = gameTitle(state.game) === (state.table_name || "") ? "" : gameTitle(state.game);
   $("seq").textContent = `#${state.seq}`;
   $("prompt").textContent = promptText(state.prompt, state) || "no game yet";
-  const buttons = optionButtons(state);
-  if (state.prompt && state.prompt.step === "card") buttons.push(el("p", { class: "pad-hint", text: "The next card: tap it on the card pad below, or let the shoe read it." }));
-  $("options").replaceChildren(...buttons);
+  // the same options stay the same buttons: nothing moves or vanishes under a finger between events
+  const optionsKey = JSON.stringify([gameKey(), state.prompt && state.prompt.step, state.prompt && state.prompt.options]);
+  if (optionsKey !== $("options").dataset.key) {
+    const buttons = optionButtons(state);
+    if (state.prompt && state.prompt.step === "card") buttons.push(el("p", { class: "pad-hint", text: "The next card: tap it on the card pad below, or let the shoe read it." }));
+    $("options").replaceChildren(...buttons);
+    $("options").dataset.key = optionsKey;
+  }
   renderPause(state);
   renderPlayers(state);
   if (mode !== "bet" && !(state.prompt && state.prompt.options.includes(mode))) mode = "bet";
