@@ -163,6 +163,7 @@ def find_cards(
 ) -> Detection:
     """Whole-card quads and corner candidates of overlapped cards, like :func:`vision.detect.detect_cards`."""
     model = model or default_finder()
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)  # once: every side of every card is snapped on it
     quads: list[CardQuad] = []
     others: list[np.ndarray] = []
     for k, side_px in enumerate((long_side, long_side // 2) if coarse_pass else (long_side,)):
@@ -185,7 +186,7 @@ def find_cards(
                 continue  # the coarse pass is for cards too big for the fine one, found nowhere else
             reach = max(1.5 * scale_k + 1.0, 0.07 * side)
             for _ in range(2):  # a second pass starts from sides the first one straightened
-                full = snap_to_edges(image, full, reach)
+                full = snap_to_edges(grey, full, reach)
             quads.append(_as_quad(full))
         if k == 0:
             prob, scale = prob_k, scale_k

@@ -125,3 +125,20 @@ def test_bench_vision_json() -> None:
     out = json.loads(res.stdout)
     assert out["shoe_frame_640x480"]["mean_ms"] > 0
     assert out["table_cards_found"] == [12, 12]
+
+
+def test_eval_all_scores_every_folder_with_its_finder(tmp_path: Path) -> None:
+    dev = tmp_path / "dev"
+    _single_card_folders(dev / "singles")
+    scenes = dev / "scenes"
+    (scenes / "images").mkdir(parents=True)
+    shot = SimulatedCamera(size=(960, 540), background="light_wood", seed=4).frame_for(["AS", "7D"], "row")
+    cv2.imwrite(str(scenes / "images" / "a.png"), shot.image)
+    (scenes / "labels.json").write_text(json.dumps({"a.png": ["AS", "7D"]}))
+    res = runner.invoke(app, ["vision", "eval-all", "--dev", str(dev), "--json"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert out["singles"]["finder"] == "classic" and out["singles"]["frames"] == 6
+    assert out["scenes"]["finder"] == "both" and out["scenes"]["true_positives"] == 2
+    bad = runner.invoke(app, ["vision", "eval-all", "--dev", str(dev), "--finder", "magic"])
+    assert bad.exit_code != 0 and "--finder" in bad.stderr
