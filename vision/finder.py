@@ -12,6 +12,7 @@ webcam frame and a 24-megapixel photo at the same working size.
 
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 from pathlib import Path
 
@@ -38,15 +39,25 @@ _MULTIPLE = 16  # the network downsamples four times
 
 
 class FinderModel:
-    """The ONNX network, loaded once per process through :func:`default_finder`."""
+    """The ONNX network, read once per process (:func:`default_finder`); one ``cv2.dnn`` net per
+    thread, since a dnn net is not safe to share between threads."""
 
     def __init__(self, path: Path = MODEL_PATH) -> None:
         if not path.is_file():
             raise VisionError(f"card finder model not found at {path}: expected the shipped finder.onnx")
+        self.onnx = np.frombuffer(path.read_bytes(), np.uint8)
+        self._local = threading.local()
         try:
-            self.net = cv2.dnn.readNetFromONNX(str(path))
+            self._net()
         except cv2.error as exc:
             raise VisionError(f"card finder model {path} could not be loaded by cv2.dnn: {exc}") from exc
+
+    def _net(self) -> cv2.dnn.Net:
+        net = getattr(self._local, "net", None)
+        if net is None:
+            net = cv2.dnn.readNetFromONNX(self.onnx)
+            self._local.net = net
+        return net
 
     def maps(self, image: np.ndarray, long_side: int) -> tuple[np.ndarray, float]:
         """Probabilities (3, h, w) at the network input size, and full-image pixels per map pixel."""
@@ -58,8 +69,9 @@ class FinderModel:
         if pw or ph:
             small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
         blob = small.astype(np.float32).transpose(2, 0, 1)[None]
-        self.net.setInput(np.ascontiguousarray(blob))
-        out = self.net.forward()[0]
+        net = self._net()
+        net.setInput(np.ascontiguousarray(blob))
+        out = net.forward()[0]
         prob = 1.0 / (1.0 + np.exp(-out))
         up = np.stack(
             [cv2.resize(p, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_LINEAR) for p in prob]

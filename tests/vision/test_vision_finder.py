@@ -142,3 +142,26 @@ def test_a_card_on_a_white_table_is_found() -> None:
     det = find_cards(img)
     assert len(det.quads) == 1
     assert np.linalg.norm(det.quads[0].corners.mean(axis=0) - dst.mean(axis=0)) < 0.1 * 200
+
+
+def test_the_finder_gives_the_same_maps_from_several_threads() -> None:
+    import threading
+
+    cam = SimulatedCamera(size=(640, 480), background="felt", seed=9, card_width=120)
+    image = cam.frame_for(["AS", "KD", "7C"], "scatter").image
+    model = FinderModel()
+    want = model.maps(image, 512)[0]
+    got: list[np.ndarray] = []
+    start = threading.Barrier(3)
+
+    def run() -> None:
+        start.wait()  # all three networks run at once
+        for _ in range(3):
+            got.append(model.maps(image, 512)[0])
+
+    threads = [threading.Thread(target=run) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(got) == 9 and all(np.allclose(g, want, atol=1e-5) for g in got)
