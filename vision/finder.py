@@ -171,6 +171,7 @@ def find_cards(
     fine_corners: bool = True,
     min_index_heat: float = 0.2,
     coarse_pass: bool = True,
+    corners: bool = True,
     model: FinderModel | None = None,
 ) -> Detection:
     """Whole-card quads and corner candidates of overlapped cards, like :func:`vision.detect.detect_cards`."""
@@ -213,7 +214,7 @@ def find_cards(
         cw = 0.0
     blobs: list[Blob] = []
     h, w = image.shape[:2]
-    for c in others:
+    for c in others if corners else ():
         width = cw
         if width <= 0:
             (_, _), (rw, rh), _ = cv2.minAreaRect(c)
