@@ -5,11 +5,12 @@ card edge).
 Two readers ship, both trained only on the project's own renders (fonts and suit shapes listed with
 their licences in ``docs/vision.md`` and ``vision/models/READER.md``):
 
-* ``cnn``: one small CNN over the glyph's 32 × 32 canvas, run by ``cv2.dnn`` from
-  ``vision/models/reader.onnx`` (``vision/reader.py``, trained by ``tools/vision/train_reader.py``);
+* ``cnn`` (the default, chosen by measurement): one small CNN over the glyph's 32 × 32 canvas, run
+  by ``cv2.dnn`` from ``vision/models/reader.onnx`` (``vision/reader.py``, trained by
+  ``tools/vision/train_reader.py``);
 * ``mlp``: two-layer perceptrons over HOG features in ``vision/models/glyphs.npz``, evaluated with
   numpy (trained by ``tools/vision/train_glyphs.py``);
-* ``cnn+mlp`` (the default, chosen by measurement): both, probabilities averaged.
+* ``cnn+mlp``: both, probabilities averaged.
 
 ``default_model()`` gives the one named by the environment variable ``DEALER_VISION_READER``,
 else ``DEFAULT_READER``.
@@ -173,7 +174,7 @@ class GlyphModel:
 
 
 ReaderName = Literal["cnn", "mlp", "cnn+mlp"]
-DEFAULT_READER: ReaderName = "cnn+mlp"
+DEFAULT_READER: ReaderName = "cnn"
 _DEFAULTS: dict[str, GlyphModel] = {}
 
 
