@@ -68,8 +68,13 @@ class CnnReader:
         if len(x) == 0:
             return np.zeros((0, len(JOINT_CLASSES)), np.float32)
         net = self._net()
-        net.setInput(x)
-        lg = net.forward().reshape(len(x), -1)
+        # one glyph at a time: cv2.dnn re-plans the whole network whenever the batch size changes,
+        # which costs several times a forward pass (a corner's reads alternate between 1 and 2 glyphs)
+        rows = []
+        for i in range(len(x)):
+            net.setInput(x[i : i + 1])
+            rows.append(net.forward().reshape(-1))
+        lg = np.stack(rows)
         lg = lg - lg.max(axis=1, keepdims=True)
         e = np.exp(lg)
         return e / e.sum(axis=1, keepdims=True)
