@@ -289,6 +289,9 @@ class Recognizer:
                     min_card_fraction=min_fraction,
                     card_width_hint=self.card_width_hint,
                     fine_corners=self.mode == "table",
+                    # with both, merged regions are the threshold finder's to search (measured:
+                    # the learned pieces' corners added misreadings in fans)
+                    corners=self.finder == "learned",
                 ),
             )
         if len(dets) == 1:
