@@ -74,10 +74,10 @@ class CnnReader:
         for i in range(len(x)):
             net.setInput(x[i : i + 1])
             rows.append(net.forward().reshape(-1))
-        lg = np.stack(rows)
-        lg = lg - lg.max(axis=1, keepdims=True)
-        e = np.exp(lg)
-        return e / e.sum(axis=1, keepdims=True)
+        lg = np.stack(rows).astype(np.float32)
+        e: np.ndarray = np.exp(lg - lg.max(axis=1, keepdims=True))
+        out: np.ndarray = e / e.sum(axis=1, keepdims=True)
+        return out
 
     @staticmethod
     def head_probabilities(joint: np.ndarray, kind: Kind) -> np.ndarray:
