@@ -168,7 +168,7 @@ def test_control_page_runs_a_blackjack_round_by_taps(browser: Any, night: NightS
         if state["prompt"]["step"] == "bet":
             break
         tap_one_step(page, state)
-    # Bob bets 15 by taps: his chip, then +10 +5, then place
+    # Bob bets 15 by taps: his chip, then +10 +5, then place (autoplay may have bet for him already)
     bob = next(p for p in state["players"] if p["name"] == "Bob")
     page.click(f".player-chip[data-seat='{bob['seat']}']")
     page.click("#bet-clear")
@@ -177,11 +177,17 @@ def test_control_page_runs_a_blackjack_round_by_taps(browser: Any, night: NightS
     assert page.inner_text("#bet-amount") == "15"
     seq = night.get("/api/tables/bj/state")["seq"]
     page.click("#place-bet")
-    wait_event(page, seq)
-    seats = night.get("/api/tables/bj/state")["games"]["blackjack"]["seats"]
-    assert seats[str(bob["seat"])]["bet"] == 15
-    ours = night.get("/api/tables/bj/state")["games"]["blackjack"]["round"] + 1  # the deal numbers it
+    page.wait_for_function(f"Number(document.body.dataset.seq) > {seq} "
+                           "|| document.getElementById('error').textContent !== ''", timeout=10_000)
+    refused = page.inner_text("#error")
+    assert refused in ("", f"seat {bob['seat']} has already bet"), refused
+    state = night.get("/api/tables/bj/state")
+    stake = state["games"]["blackjack"]["seats"][str(bob["seat"])]["bet"]
+    if not refused:
+        assert stake == 15
+    ours = state["games"]["blackjack"]["round"] + 1  # the deal numbers it
     page.click("button[data-option='deal']")
+    wait_event(page, state["seq"])
     for _ in range(60):  # our round, played by taps to its end
         state = night.get("/api/tables/bj/state")
         rounds = state["games"]["blackjack"]["last_rounds"]
@@ -190,7 +196,7 @@ def test_control_page_runs_a_blackjack_round_by_taps(browser: Any, night: NightS
         tap_one_step(page, state)
     last = night.get("/api/tables/bj/state")["games"]["blackjack"]["last_rounds"][-1]
     assert last["round"] == ours
-    assert last["seats"][str(bob["seat"])]["hands"][0]["stake"] == 15
+    assert last["seats"][str(bob["seat"])]["hands"][0]["stake"] == stake
     assert page.inner_text("#error") == ""
     page.click("#autoplay-on")
     page.close()
@@ -229,19 +235,29 @@ def test_a_misread_card_is_corrected_by_taps(browser: Any, night: NightServer) -
     page.click("#autoplay-off")
     page.wait_for_selector("#autoplay-state:text('dealer in control')", timeout=10_000)
     time.sleep(0.5)
-    for _ in range(60):  # to the next card the dealer enters
+    for _ in range(60):  # to the next card the dealer enters for a player (the dealer's hole card is a back)
         state = night.get("/api/tables/bj/state")
-        if state["prompt"]["step"] == "card":
+        prompt = state["prompt"]
+        if prompt["step"] == "card" and "dealer" not in f"{prompt.get('who')} {prompt.get('text')}".lower():
             break
         if state["prompt"]["step"] == "bet":
+            page.click(".player-chip:first-child")  # a bet by taps (autoplay may have bet already)
+            page.click("#bet-clear")
+            page.click(".chip[data-chip='5']")
+            page.click("#place-bet")
+            page.wait_for_function(f"Number(document.body.dataset.seq) > {state['seq']} "
+                                   "|| document.getElementById('error').textContent !== ''", timeout=10_000)
+            state = night.get("/api/tables/bj/state")
             page.click("button[data-option='deal']")
-            page.wait_for_function(f"Number(document.body.dataset.seq) > {state['seq']}", timeout=10_000)
+            wait_event(page, state["seq"])
         else:
             tap_one_step(page, state)
     page.click("#rank-pad button[data-rank='9']")
     page.click("#suit-pad button[data-suit='C']")
-    page.wait_for_selector("#recent-cards .recent .card[data-card='9C']", timeout=10_000)
-    seq = int(page.get_attribute("#recent-cards .recent:has(.card[data-card='9C'])", "data-seq"))
+    wait_event(page, state["seq"])
+    newest = "Number(document.querySelector('#recent-cards .recent')?.dataset.seq || 0)"
+    page.wait_for_function(f"{newest} > {state['seq']}", timeout=10_000)
+    seq = page.evaluate(newest)  # the record that brought the card just typed
     page.click(f"#recent-cards .recent[data-seq='{seq}']")
     assert page.get_attribute("#card-panel", "data-mode") == "correct"
     page.click("#rank-pad button[data-rank='8']")
