@@ -5,12 +5,12 @@ card edge).
 Two readers ship, both trained only on the project's own renders (fonts and suit shapes listed with
 their licences in ``docs/vision.md`` and ``vision/models/READER.md``):
 
-* ``cnn`` (the default, chosen by measurement): one small CNN over the glyph's 32 × 32 canvas, run
+* ``cnn``: one small CNN over the glyph's 32 × 32 canvas, run
   by ``cv2.dnn`` from ``vision/models/reader.onnx`` (``vision/reader.py``, trained by
   ``tools/vision/train_reader.py``);
 * ``mlp``: two-layer perceptrons over HOG features in ``vision/models/glyphs.npz``, evaluated with
   numpy (trained by ``tools/vision/train_glyphs.py``);
-* ``cnn+mlp``: both, probabilities averaged.
+* ``cnn+mlp`` (the default, chosen by measurement): both, probabilities averaged.
 
 ``default_model()`` gives the one named by the environment variable ``DEALER_VISION_READER``,
 else ``DEFAULT_READER``.
@@ -174,7 +174,7 @@ class GlyphModel:
 
 
 ReaderName = Literal["cnn", "mlp", "cnn+mlp"]
-DEFAULT_READER: ReaderName = "cnn"
+DEFAULT_READER: ReaderName = "cnn+mlp"  # measured best on the dev folders and held-out fonts (BENCHMARKS.md)
 _DEFAULTS: dict[str, GlyphModel] = {}
 
 

@@ -85,12 +85,15 @@ class IndexGlyphs:
     rank_alternatives: tuple[Glyph, ...] = ()
 
 
-def _fit(crop: np.ndarray, size: int, margin: int) -> np.ndarray:
-    """``crop`` scaled (aspect kept) to fill a ``size`` × ``size`` canvas less ``margin``, centred."""
+def _fit(crop: np.ndarray, size: int, margin: int, *, area_only: bool = False) -> np.ndarray:
+    """``crop`` scaled (aspect kept) to fill a ``size`` × ``size`` canvas less ``margin``, centred.
+
+    ``area_only`` scales up with INTER_AREA too (near to nearest-neighbour), as the perceptrons'
+    training canvases were made; the CNN's canvases scale up smoothly."""
     h, w = crop.shape
     s = (size - margin) / max(w, h)
     nw, nh = max(1, int(round(w * s))), max(1, int(round(h * s)))
-    interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
+    interp = cv2.INTER_AREA if s < 1 or area_only else cv2.INTER_LINEAR
     small = cv2.resize(crop, (nw, nh), interpolation=interp)
     canvas = np.zeros((size, size), np.uint8)
     ox, oy = (size - nw) // 2, (size - nh) // 2
@@ -102,7 +105,7 @@ def _describe(ink: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
     """HOG, thumbnail and proportions (``DESCRIPTOR_LEN`` values), then the CNN reader's canvas."""
     x, y, w, h = box
     crop = ink[y : y + h, x : x + w]
-    canvas = _fit(crop, GLYPH, 2)
+    canvas = _fit(crop, GLYPH, 2, area_only=True)
     grad = hog(canvas)
     pix = cv2.resize(canvas, (12, 12), interpolation=cv2.INTER_AREA).astype(np.float32).ravel() / 255.0
     shape = np.array([np.log(h / max(w, 1)), h / PX * 4, w / PX * 4], np.float32)
