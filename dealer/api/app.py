@@ -39,6 +39,9 @@ def create_app(host_factory: HostFactory) -> FastAPI:
         try:
             yield
         finally:
+            books = getattr(app.state, "scorebooks", None)  # opened on first use by the score routes
+            if books is not None:
+                await run_in_threadpool(books.close)
             await run_in_threadpool(night.stop)
 
     app = FastAPI(title="dealer-assistant", version=__version__, lifespan=lifespan,

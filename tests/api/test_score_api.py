@@ -115,3 +115,13 @@ def test_games_list_every_scorebook_game(client: TestClient) -> None:
     games = {g["name"]: g for g in client.get("/api/score/games").json()}
     assert {"hearts", "cribbage", "euchre", "pinochle", "canasta", "five-hundred"} <= set(games)
     assert "hand" in games["hearts"]["entries"]
+
+
+def test_stopping_the_server_closes_the_scorebooks_log(tmp_path: Path) -> None:
+    from dealer.store.errors import StoreClosed
+
+    with open_client(tmp_path) as client:
+        post(client, "/api/score/books", {"book": "kitchen", "players": ["ann", "bob"]})
+        books = client.app.state.scorebooks  # type: ignore[attr-defined]
+    with pytest.raises(StoreClosed):
+        list(books.store.records())
