@@ -6,19 +6,17 @@ in :mod:`dealer.api.routes`; this module has what only a night has.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import Any
 
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, WebSocket
 from fastapi.responses import PlainTextResponse
 from starlette.concurrency import run_in_threadpool
 
 from dealer.api.deps import DealerRole, NightDep, TableHostDep, ViewerRole, token_from
 from dealer.api.models import ChipsIn, GameChangeIn, MoveIn, PlayerIn, SeatIn
+from dealer.api.stream import forward, send_table_stream
 from dealer.table.cage import UnknownName
-from dealer.table.host import TableHost
-from dealer.table.hub import Subscription
 from dealer.table.night import Night
 from dealer.table.report import night_report, report_csv
 
@@ -131,7 +129,7 @@ async def night_stream(websocket: WebSocket) -> None:
     try:
         hello = await run_in_threadpool(lambda: {"players": night.players(), "tables": night.tables_json()})
         await websocket.send_text(json.dumps({"id": 0, "type": "hello", "data": hello}))
-        await _forward(websocket, sub)
+        await forward(websocket, sub)
     finally:
         night.hub.unsubscribe(sub)
 
@@ -150,37 +148,4 @@ async def table_stream(websocket: WebSocket, table_id: str) -> None:
         await websocket.close(code=4404, reason=str(exc)[:120])
         return
     await websocket.accept()
-    await _stream(websocket, host)
-
-
-async def _stream(websocket: WebSocket, host: TableHost) -> None:
-    sub = host.table.hub.subscribe()
-    try:
-        hello = await run_in_threadpool(host.table.public_state)
-        await websocket.send_text(json.dumps({"id": 0, "type": "hello", "data": {"state": hello}}))
-        await _forward(websocket, sub)
-    finally:
-        host.table.hub.unsubscribe(sub)
-
-
-async def _forward(websocket: WebSocket, sub: Subscription) -> None:
-    """Every message of ``sub`` to the client until it goes away."""
-    try:
-        receiver = asyncio.create_task(_drain(websocket))
-        while not receiver.done():
-            getter = asyncio.create_task(sub.get())
-            done, _ = await asyncio.wait({getter, receiver}, return_when=asyncio.FIRST_COMPLETED)
-            if getter in done:
-                await websocket.send_text(getter.result())
-            else:
-                getter.cancel()
-    except WebSocketDisconnect:
-        pass
-
-
-async def _drain(websocket: WebSocket) -> None:
-    try:
-        while True:
-            await websocket.receive_text()
-    except WebSocketDisconnect:
-        return
+    await send_table_stream(websocket, host)

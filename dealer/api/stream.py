@@ -10,6 +10,7 @@ from starlette.concurrency import run_in_threadpool
 
 from dealer.api.deps import token_from
 from dealer.table.host import TableHost
+from dealer.table.hub import Subscription
 
 router = APIRouter()
 
@@ -25,10 +26,23 @@ async def stream(websocket: WebSocket) -> None:
         await websocket.close(code=4401, reason="a valid token is required")
         return
     await websocket.accept()
+    await send_table_stream(websocket, host)
+
+
+async def send_table_stream(websocket: WebSocket, host: TableHost) -> None:
+    """To an accepted ``websocket``: the table's state as ``hello``, then every message of its hub."""
     sub = host.table.hub.subscribe()
     try:
         hello = await run_in_threadpool(host.table.public_state)
         await websocket.send_text(json.dumps({"id": 0, "type": "hello", "data": {"state": hello}}))
+        await forward(websocket, sub)
+    finally:
+        host.table.hub.unsubscribe(sub)
+
+
+async def forward(websocket: WebSocket, sub: Subscription) -> None:
+    """Every message of ``sub`` to the client until it goes away."""
+    try:
         receiver = asyncio.create_task(_drain(websocket))
         while not receiver.done():
             getter = asyncio.create_task(sub.get())
@@ -39,8 +53,6 @@ async def stream(websocket: WebSocket) -> None:
                 getter.cancel()
     except WebSocketDisconnect:
         pass
-    finally:
-        host.table.hub.unsubscribe(sub)
 
 
 async def _drain(websocket: WebSocket) -> None:
