@@ -58,7 +58,8 @@ class SharedPort:
         self._cond = threading.Condition()
         self._users = 0
         self._closing = False
-        self._closed = False
+        self._closed = False  # the close is claimed by one thread
+        self._shut = False  # … and has been carried out
 
     @property
     def closing(self) -> bool:
@@ -109,7 +110,7 @@ class SharedPort:
             self._close_port()
         if wait is not None:
             with self._cond:
-                self._cond.wait_for(lambda: self._closed, wait)
+                self._cond.wait_for(lambda: self._shut, wait)
 
     def _abort_io(self) -> None:
         for name in ("cancel_read", "cancel_write"):
@@ -122,4 +123,5 @@ class SharedPort:
         with contextlib.suppress(*PORT_FAULTS):
             self.port.close()
         with self._cond:
+            self._shut = True
             self._cond.notify_all()

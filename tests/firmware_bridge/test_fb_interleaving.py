@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import select
 import threading
+import time
 import tty
 import types
 from collections.abc import Callable, Iterator
@@ -331,3 +332,41 @@ def test_link_closed_while_the_reader_is_inside_read(open_kind: Opener, gated: l
     assert not any(thread.is_alive() for thread in shoe.link._threads)
     with pytest.raises(LinkError, match="closed"):
         shoe.deal()
+
+
+def test_close_with_wait_returns_only_once_the_last_user_has_closed_the_port(pty_path: str) -> None:
+    port = open_port(pty_path)
+    closing_started, release_close = threading.Event(), threading.Event()
+    real_close = port.close
+
+    def slow_close() -> None:  # the last thread out is inside port.close() until released
+        closing_started.set()
+        release_close.wait(5)
+        real_close()
+
+    port.close = slow_close  # type: ignore[method-assign]
+    shared = SharedPort(port, "pty")
+    inside, leave = threading.Event(), threading.Event()
+
+    def user() -> None:
+        with shared.use():
+            inside.set()
+            leave.wait(5)
+
+    worker = threading.Thread(target=user)
+    worker.start()
+    assert inside.wait(5)
+    returned = threading.Event()
+    closer = threading.Thread(target=lambda: (shared.close(wait=5), returned.set()))
+    closer.start()
+    deadline = time.monotonic() + 5
+    while not shared.closing and time.monotonic() < deadline:  # the close is requested while inside
+        time.sleep(0.001)
+    assert shared.closing
+    leave.set()  # the user leaves and, being last, starts closing the port
+    assert closing_started.wait(5)
+    assert not returned.is_set() and port.is_open  # the port is not closed yet, so close() still waits
+    release_close.set()
+    closer.join(5)
+    worker.join(5)
+    assert returned.is_set() and not port.is_open
