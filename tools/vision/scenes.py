@@ -233,6 +233,26 @@ def _soft(m: np.ndarray, sigma: float) -> np.ndarray:
     return cv2.resize(cv2.GaussianBlur(small, (0, 0), 2.0), (w, h), interpolation=cv2.INTER_LINEAR)
 
 
+def _drop_shadow(
+    img: np.ndarray, alpha: np.ndarray, at: tuple[int, int], offset: np.ndarray, sigma: float, depth: float
+) -> None:
+    """Darken ``img`` under a card's mask (placed at ``at``), blurred and shifted by ``offset``.
+
+    Drawn on a canvas padded by the blur and the shift, and shifted without wrapping, so that the
+    shadow fades out instead of ending on the card's bounding box (a straight line no real table has).
+    """
+    h, w = img.shape[:2]
+    pad = int(np.ceil(3 * sigma + np.abs(offset).max())) + 1
+    x0, y0 = at
+    X0, Y0 = max(0, x0 - pad), max(0, y0 - pad)
+    X1, Y1 = min(w, x0 + alpha.shape[1] + pad), min(h, y0 + alpha.shape[0] + pad)
+    canvas = np.zeros((Y1 - Y0, X1 - X0), np.float32)
+    canvas[y0 - Y0 : y0 - Y0 + alpha.shape[0], x0 - X0 : x0 - X0 + alpha.shape[1]] = alpha
+    shift = np.float32([[1, 0, offset[0]], [0, 1, offset[1]]])
+    sh = cv2.warpAffine(_soft(canvas, sigma), shift, (X1 - X0, Y1 - Y0), borderValue=0)
+    img[Y0:Y1, X0:X1] *= (1 - depth * sh)[..., None]
+
+
 def _occluder(rng: np.random.Generator, img: np.ndarray, occ: np.ndarray, cw: float) -> None:
     """Draw one occluder into ``img`` and mark it in ``occ`` (chips, a hand, a phone, a shoe, paper)."""
     h, w = img.shape[:2]
@@ -400,10 +420,8 @@ def make_scene(
         alpha = mask.astype(np.float32)[..., None] / 255
         # drop shadow under the card (cards are thin: a small, soft offset)
         sh_off = rng.normal(0, 0.02, 2) * card_px
-        sh = _soft(alpha[..., 0], max(0.6, 0.03 * card_px))
-        sh = np.roll(np.roll(sh, int(sh_off[1]), 0), int(sh_off[0]), 1)[..., None]
+        _drop_shadow(img, alpha[..., 0], (x0, y0), sh_off, max(0.6, 0.03 * card_px), rng.uniform(0.1, 0.45))
         roi = img[y0:y1, x0:x1]
-        roi *= 1 - rng.uniform(0.1, 0.45) * sh
         roi[:] = roi * (1 - alpha) + warped.astype(np.float32) * alpha
         lab = labels[y0:y1, x0:x1]
         lab[mask > 127] = ident
