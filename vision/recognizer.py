@@ -151,6 +151,21 @@ class Recognizer:
                 if (r := self.read_corner(image, quad.frame(k), sideways=True, colour=colour))
             ]
             good = [r for r in side if r.confidence >= self.min_confidence]
+        if not good:
+            # seen at a slant, a card's long side can look the shorter one: the outline then starts
+            # at a long side and the index sits at corners 1 and 3, upright once the quad is turned
+            turned = CardQuad(np.roll(quad.corners, -1, axis=0))
+            upright = [r for k in (0, 2) if (r := self.read_corner(image, turned.frame(k), colour=colour))]
+            # a second guess: sure, and not contradicted by the other corner (a region spanning two
+            # cards, turned, shows one card's index at one end and the other card's at the other)
+            sure = [r for r in upright if r.confidence >= self.min_confidence]
+            if (
+                sure
+                and len({r.card for r in sure}) == 1
+                and max(r.confidence for r in sure) >= self.min_corner_confidence
+            ):
+                good, quad = sure, turned
+            readings += upright
         outline = tuple((float(x), float(y)) for x, y in quad.corners)
         if good:
             best = max(good, key=lambda r: r.confidence)
