@@ -164,8 +164,7 @@ class Recognizer:
                 and len({r.card for r in sure}) == 1
                 and max(r.confidence for r in sure) >= self.min_corner_confidence
             ):
-                good, quad = sure, turned
-            readings += upright
+                good, quad, readings = sure, turned, upright
         outline = tuple((float(x), float(y)) for x, y in quad.corners)
         if good:
             best = max(good, key=lambda r: r.confidence)
