@@ -20,8 +20,12 @@ from vision.render import CARD_ASPECT
 def min_channel(image: np.ndarray) -> np.ndarray:
     """The darkest channel of a BGR image (card stock is bright in all three; ink and felt are not).
 
-    Elementwise minima: far faster than ``image.min(axis=2)``, which numpy reduces pixel by pixel.
+    Elementwise minima of the split planes: far faster than ``image.min(axis=2)``, which numpy
+    reduces pixel by pixel, and than minima of strided channel views.
     """
+    if image.ndim == 3 and image.shape[2] == 3 and image.dtype == np.uint8 and image.size:
+        b, g, r = cv2.split(image)
+        return cv2.min(cv2.min(b, g), r)  # type: ignore[no-any-return]
     return np.minimum(np.minimum(image[..., 0], image[..., 1]), image[..., 2])
 
 
@@ -328,15 +332,6 @@ def _merge_frames(frames: list[CornerFrame], extra: list[CornerFrame]) -> list[C
     return out
 
 
-def _contains(q: CardQuad, p: np.ndarray) -> bool:
-    return (
-        cv2.pointPolygonTest(
-            q.corners.astype(np.float32).reshape(-1, 1, 2), (float(p[0]), float(p[1])), False
-        )
-        >= 0
-    )
-
-
 def _resolve_quads(quads: list[CardQuad]) -> list[CardQuad]:
     """Drop duplicates, a face card's inner frame, and unions of cards lying edge to edge.
 
@@ -345,19 +340,22 @@ def _resolve_quads(quads: list[CardQuad]) -> list[CardQuad]:
     happens to be card-shaped (two cards side by side are 2w × 1.4w): drop it.
     """
     quads = sorted(quads, key=lambda q: -q.width * q.height)
+    widths = [q.width for q in quads]
+    areas = [w * q.height for w, q in zip(widths, quads, strict=True)]
     centres = [q.corners.mean(axis=0) for q in quads]
+    polys = [q.corners.astype(np.float32).reshape(-1, 1, 2) for q in quads]
     keep: list[int] = []
-    for i, q in enumerate(quads):
+    for i in range(len(quads)):
         union = any(
             j != i
-            and _contains(q, centres[j])
-            and np.linalg.norm(centres[j] - centres[i]) > 0.3 * q.width
-            and quads[j].width * quads[j].height < 0.8 * q.width * q.height
+            and areas[j] < 0.8 * areas[i]
+            and np.linalg.norm(centres[j] - centres[i]) > 0.3 * widths[i]
+            and cv2.pointPolygonTest(polys[i], (float(centres[j][0]), float(centres[j][1])), False) >= 0
             for j in range(len(quads))
         )
         if union:
             continue
-        if any(np.linalg.norm(centres[i] - centres[k]) < 0.3 * quads[k].width for k in keep):
+        if any(np.linalg.norm(centres[i] - centres[k]) < 0.3 * widths[k] for k in keep):
             continue
         keep.append(i)
     return [quads[i] for i in keep]

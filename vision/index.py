@@ -36,12 +36,10 @@ def hog(canvas: np.ndarray) -> np.ndarray:
     n = GLYPH // CELL
     hist = np.bincount((_CELL_OF * BINS + b).ravel(), weights=mag.ravel(), minlength=n * n * BINS)
     hist = hist.reshape(n, n, BINS)
-    blocks = []
-    for i in range(n - 1):
-        for j in range(n - 1):
-            v = hist[i : i + 2, j : j + 2].ravel()
-            blocks.append(v / (np.linalg.norm(v) + 1e-3))
-    return np.concatenate(blocks).astype(np.float32)
+    # the 2×2-cell blocks at once, each laid out as hist[i:i+2, j:j+2].ravel() and L2-normalised
+    blocks = np.concatenate([hist[:-1, :-1], hist[:-1, 1:], hist[1:, :-1], hist[1:, 1:]], axis=2)
+    norms = np.sqrt(np.einsum("ijk,ijk->ij", blocks, blocks))[..., None]
+    return (blocks / (norms + 1e-3)).astype(np.float32).ravel()
 
 
 def patch_matrix(frame: CornerFrame, sideways: bool) -> np.ndarray:
@@ -104,7 +102,12 @@ def _fit(crop: np.ndarray, size: int, margin: int, *, area_only: bool = False) -
 def _describe(ink: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
     """HOG, thumbnail and proportions (``DESCRIPTOR_LEN`` values), then the CNN reader's canvas."""
     x, y, w, h = box
-    crop = ink[y : y + h, x : x + w]
+    return _describe_crop(ink[y : y + h, x : x + w])
+
+
+def _describe_crop(crop: np.ndarray) -> np.ndarray:
+    """``_describe`` of a glyph's ink already cut to its box."""
+    h, w = crop.shape
     canvas = _fit(crop, GLYPH, 2, area_only=True)
     grad = hog(canvas)
     pix = cv2.resize(canvas, (12, 12), interpolation=cv2.INTER_AREA).astype(np.float32).ravel() / 255.0
@@ -140,10 +143,11 @@ def segment_index(patch: np.ndarray, *, from_right: bool = False) -> IndexGlyphs
     thr = min(otsu, white - 30.0)
     ink_bin = (lo < thr).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(ink_bin, connectivity=8)
+    rows: list[list[int]] = stats.tolist()
     min_h = 0.05 * PX
     comps = []
     for i in range(1, n):
-        x, y, w, h, area = (int(v) for v in stats[i])
+        x, y, w, h, area = rows[i]
         if area < 10 or h < min_h:
             continue
         if x <= 0 or y <= 0:  # beyond the card's edge, or the edge's shadow
@@ -173,7 +177,7 @@ def segment_index(patch: np.ndarray, *, from_right: bool = False) -> IndexGlyphs
     # pieces of the same glyph cut off by thin strokes (a serif K's arm): small ink within its box
     taken = {c[0] for c in comps}
     for i in range(1, n):
-        x, y, w, h, area = (int(v) for v in stats[i])
+        x, y, w, h, area = rows[i]
         if i in taken or area < 3 or x <= 0 or y <= 0:
             continue
         if x >= rx0 - 2 and y >= ry0 - 2 and x + w <= rx1 + 2 and y + h <= ry1 + 2:
@@ -215,15 +219,20 @@ def segment_index(patch: np.ndarray, *, from_right: bool = False) -> IndexGlyphs
         x, y, w, h = box
         x0, y0 = max(x - 1, 0), max(y - 1, 0)
         x1, y1 = min(x + w + 1, lo.shape[1]), min(y + h + 1, lo.shape[0])
-        own = np.isin(labels[y0:y1, x0:x1], lbls)
+        sub = labels[y0:y1, x0:x1]
+        if len(lbls) == 1:
+            own = sub == lbls[0]
+        else:
+            wanted = np.zeros(n, bool)
+            wanted[lbls] = True
+            own = wanted[sub]
         sel = cv2.dilate(own.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
         soft = np.clip((white - lo[y0:y1, x0:x1].astype(np.float32)) / scale, 0, 1)
-        ink = np.zeros(lo.shape, np.uint8)
-        ink[y0:y1, x0:x1] = (soft * sel * 255).astype(np.uint8)
+        ink = (soft * sel * 255).astype(np.uint8)  # the glyph's own ink, in its box grown by a pixel
         ink_px = patch[y0:y1, x0:x1][own].astype(np.float32)
         r = ink_px[:, 2] - np.maximum(ink_px[:, 0], ink_px[:, 1])
         redness = float(np.mean(r)) / scale - cast if r.size else 0.0
-        return Glyph(box, _describe(ink, box), redness)
+        return Glyph(box, _describe_crop(ink[y - y0 : y - y0 + h, x - x0 : x - x0 + w]), redness)
 
     rank = glyph([c[0] for c in members], (rx0, ry0, rx1 - rx0, ry1 - ry0))
     alternatives = (glyph([seed[0]], (seed[1], seed[2], seed[3], seed[4])),) if len(members) > 1 else ()
@@ -257,7 +266,11 @@ def letter_column(patch: np.ndarray) -> int:
     boxes = [
         (int(x), int(y), int(w), int(h))
         for x, y, w, h, area in stats[1:]
-        if area >= 8 and x > 0 and y > 0 and 0.035 * PX <= h <= 0.13 * PX and w <= 0.14 * PX
+        if area >= 8
+        and x > 0
+        and y > 0
+        and 0.035 * PX <= h <= 0.13 * PX
+        and w <= 0.14 * PX
         and x + w / 2 < 0.24 * PX
     ]
     boxes.sort(key=lambda b: b[1])

@@ -68,13 +68,10 @@ class CnnReader:
         if len(x) == 0:
             return np.zeros((0, len(JOINT_CLASSES)), np.float32)
         net = self._net()
-        # one glyph at a time: cv2.dnn re-plans the whole network whenever the batch size changes,
-        # which costs several times a forward pass (a corner's reads alternate between 1 and 2 glyphs)
-        rows = []
-        for i in range(len(x)):
-            net.setInput(x[i : i + 1])
-            rows.append(net.forward().reshape(-1))
-        lg = np.stack(rows).astype(np.float32)
+        # all glyphs in one forward pass: measured with OpenCV 5.0, a batch gives each glyph exactly the
+        # logits it gets alone, and changing the batch size between calls costs no re-planning
+        net.setInput(x)
+        lg = net.forward().reshape(len(x), -1).astype(np.float32)
         e: np.ndarray = np.exp(lg - lg.max(axis=1, keepdims=True))
         out: np.ndarray = e / e.sum(axis=1, keepdims=True)
         return out

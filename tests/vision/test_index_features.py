@@ -1,0 +1,78 @@
+"""Glyph description and the darkest channel (vision/index.py, vision/detect.py), rewritten for speed:
+checked against plain reference computations written out here."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.detect import min_channel
+from vision.index import BINS, CELL, GLYPH, _describe, hog, segment_index
+
+
+def _hog_reference(canvas: np.ndarray) -> np.ndarray:
+    """HOG as specified: central-difference gradients, 9 unsigned orientation bins weighted by magnitude
+    in 6×6-pixel cells, then every 2×2 block of cells L2-normalised (ε = 1e-3), blocks row by row."""
+    img = canvas.astype(np.float64)
+    gx = np.zeros_like(img)
+    gy = np.zeros_like(img)
+    # ksize=1 Sobel: I(x+1) - I(x-1), the border reflected (OpenCV's BORDER_REFLECT_101)
+    pad = np.pad(img, 1, mode="reflect")
+    gx = pad[1:-1, 2:] - pad[1:-1, :-2]
+    gy = pad[2:, 1:-1] - pad[:-2, 1:-1]
+    mag = np.hypot(gx, gy)
+    ang = np.degrees(np.arctan2(gy, gx)) % 360.0
+    n = GLYPH // CELL
+    hist = np.zeros((n, n, BINS))
+    for y in range(GLYPH):
+        for x in range(GLYPH):
+            b = int((ang[y, x] % 180.0) / (180.0 / BINS)) % BINS
+            hist[y // CELL, x // CELL, b] += mag[y, x]
+    out = []
+    for i in range(n - 1):
+        for j in range(n - 1):
+            v = hist[i : i + 2, j : j + 2].ravel()
+            out.append(v / (np.linalg.norm(v) + 1e-3))
+    return np.concatenate(out)
+
+
+def test_hog_matches_the_block_by_block_definition() -> None:
+    rng = np.random.default_rng(5)
+    canvases = [rng.integers(0, 256, (GLYPH, GLYPH), dtype=np.uint8) for _ in range(5)]
+    ring = np.zeros((GLYPH, GLYPH), np.uint8)
+    yy, xx = np.mgrid[:GLYPH, :GLYPH]
+    ring[(np.hypot(yy - 11.5, xx - 11.5) - 7).__abs__() < 2] = 255  # a smooth "O": every orientation
+    canvases += [ring, np.zeros((GLYPH, GLYPH), np.uint8)]
+    for c in canvases:
+        got = hog(c)
+        assert got.dtype == np.float32 and got.shape == ((GLYPH // CELL - 1) ** 2 * 4 * BINS,)
+        # cv2's cartToPolar angle is accurate to ~0.3°: a bin may differ for a pixel on a bin edge
+        want = _hog_reference(c)
+        assert np.mean(np.abs(got - want) < 1e-3) > 0.97
+        assert np.allclose(
+            np.linalg.norm(got.reshape(9, -1), axis=1), np.linalg.norm(want.reshape(9, -1), axis=1), atol=1e-3
+        )
+
+
+def test_a_glyph_is_described_from_its_own_box_only() -> None:
+    rng = np.random.default_rng(2)
+    ink = np.zeros((99, 57), np.uint8)
+    ink[10:40, 5:25] = rng.integers(0, 256, (30, 20), dtype=np.uint8)
+    noisy = ink.copy()
+    noisy[50:, :] = 255  # ink elsewhere in the patch (the suit, a pip) must not change the description
+    box = (5, 10, 20, 30)
+    assert np.array_equal(_describe(ink, box), _describe(noisy, box))
+
+
+@pytest.mark.parametrize("shape", [(1, 1, 3), (1, 4, 3), (7, 5, 3), (480, 640, 3)])
+def test_min_channel_is_the_darkest_channel(shape: tuple[int, int, int]) -> None:
+    img = np.random.default_rng(1).integers(0, 256, shape, dtype=np.uint8)
+    assert np.array_equal(min_channel(img), img.min(axis=2))
+    view = img[::2, 1::3]  # a strided view, as a window or a crop of a frame
+    assert np.array_equal(min_channel(view), view.min(axis=2))
+    f = img.astype(np.float32) / 3.0  # other dtypes keep working
+    assert np.array_equal(min_channel(f), f.min(axis=2))
+
+
+def test_segmenting_an_empty_patch_finds_no_index() -> None:
+    assert segment_index(np.full((99, 57, 3), 240, np.uint8)) is None
