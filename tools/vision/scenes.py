@@ -492,7 +492,7 @@ def targets(scene: Scene, stride: int = 2) -> np.ndarray:
         for q, shows in zip(c.index_quads, c.index_visible, strict=True):
             if not shows:
                 continue
-            qc = q.mean(axis=0) / stride
+            qc = (q.mean(axis=0) + 0.5) / stride - 0.5  # in output pixels (centres at integers)
             s = max(0.8, 0.25 * float(np.linalg.norm(q[2] - q[1])) / stride)
             x0, x1 = int(max(0, qc[0] - 3 * s)), int(min(ow, qc[0] + 3 * s + 1))
             y0, y1 = int(max(0, qc[1] - 3 * s)), int(min(oh, qc[1] + 3 * s + 1))
@@ -501,6 +501,65 @@ def targets(scene: Scene, stride: int = 2) -> np.ndarray:
             g = np.exp(-((xx[y0:y1, x0:x1] - qc[0]) ** 2 + (yy[y0:y1, x0:x1] - qc[1]) ** 2) / (2 * s * s))
             index[y0:y1, x0:x1] = np.maximum(index[y0:y1, x0:x1], g)
     return np.stack([interior, boundary, index])
+
+
+# Where each index of ``Deck.index_quads`` sits: its card corner, and the card's short and long edge
+# directions from there, in card units (top-left, bottom-right, then a four-index deck's top-right
+# and bottom-left mirrored indices).
+INDEX_CORNERS = (
+    ((0.0, 0.0), (1.0, 0.0), (0.0, 1.0)),
+    ((1.0, CARD_ASPECT), (-1.0, 0.0), (0.0, -1.0)),
+    ((1.0, 0.0), (-1.0, 0.0), (0.0, 1.0)),
+    ((0.0, CARD_ASPECT), (1.0, 0.0), (0.0, -1.0)),
+)
+REGRESSION = ("dx", "dy", "sx", "sy", "lx", "ly", "weight")
+_STEP = 0.3  # the local affine at a corner is measured over this many card widths
+
+
+def corner_affine(outline: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The card corner of index ``k`` in image pixels and the two edge vectors from it: ``s`` along
+    the short edge (length = the card's width there) and ``l`` along the long edge, scaled per card
+    width, so that corner + u·s + v·l is the card point (u, v) card widths from that corner, to first
+    order (the local affine of the card's homography at the corner)."""
+    unit = np.array([[0, 0], [1, 0], [1, CARD_ASPECT], [0, CARD_ASPECT]], np.float32)
+    hom = cv2.getPerspectiveTransform(unit, np.asarray(outline, np.float32))
+    c, sd, ld = (np.array(v) for v in INDEX_CORNERS[k])
+    pts = np.array([c, c + _STEP * sd, c + _STEP * ld], np.float64).reshape(-1, 1, 2)
+    img = cv2.perspectiveTransform(pts, hom).reshape(-1, 2)
+    return img[0], (img[1] - img[0]) / _STEP, (img[2] - img[0]) / _STEP
+
+
+def regression_targets(scene: Scene, stride: int = 4) -> np.ndarray:
+    """Corner-frame targets at 1/``stride`` of the scene size, on a small disc round every visible
+    index centre: the offset (scene pixels) from the output pixel's centre to the card corner that
+    index belongs to, the corner's short- and long-edge vectors (:func:`corner_affine`), and a weight
+    (1 on the disc, 0 elsewhere). Where two discs meet, the nearer index wins."""
+    h, w = scene.labels.shape
+    oh, ow = h // stride, w // stride
+    out = np.zeros((len(REGRESSION), oh, ow), np.float32)
+    near = np.full((oh, ow), np.inf, np.float32)
+    yy, xx = np.mgrid[0:oh, 0:ow].astype(np.float32)
+    px, py = (xx + 0.5) * stride - 0.5, (yy + 0.5) * stride - 0.5  # output pixel centres, scene pixels
+    for c in scene.cards:
+        for k, (q, shows) in enumerate(zip(c.index_quads, c.index_visible, strict=True)):
+            if not shows:
+                continue
+            corner, s, long = corner_affine(c.outline, k)
+            qc = q.mean(axis=0)
+            width = float(np.linalg.norm(s))
+            r = max(2.2 * stride, 0.1 * width)  # scene pixels: the 3×3 output pixels round any peak
+            x0, x1 = int(max(0, (qc[0] - r) // stride)), int(min(ow, (qc[0] + r) // stride + 2))
+            y0, y1 = int(max(0, (qc[1] - r) // stride)), int(min(oh, (qc[1] + r) // stride + 2))
+            if x1 <= x0 or y1 <= y0:
+                continue
+            sl = np.s_[y0:y1, x0:x1]
+            d = np.hypot(px[sl] - qc[0], py[sl] - qc[1])
+            take = (d <= r) & (d < near[sl])
+            near[sl][take] = d[take]
+            vals = (corner[0] - px[sl], corner[1] - py[sl], s[0], s[1], long[0], long[1], 1.0)
+            for ch, v in enumerate(vals):
+                out[ch][sl][take] = v if np.ndim(v) == 0 else v[take]
+    return out
 
 
 def write_benchmark(out: Path, split: str, count: int, seed: int, size: tuple[int, int]) -> None:

@@ -3,14 +3,18 @@
     pip install -e '.[vision-train]'      # torch (CPU), onnx: training only, never at runtime
     python tools/vision/train_finder.py all --seed 0 --out vision/models/finder.onnx
 
-``all`` = ``generate`` (scene shards from the training families, seeds ``seed*1000 + shard``) then
-``train`` then ``export``; it reproduces the shipped weights on a 2-core machine in well under 90
-minutes. Nothing here reads a real photo.
+``all`` = ``generate`` (48 shards of 200 scenes, 256×256, from the training families, seeds
+``seed*1000 + shard``) then ``train`` (one thread) then ``export``; it reproduces the shipped weights
+on this 2-core machine within 90 minutes. Nothing here reads a real photo.
 
-The network is a small U-Net-like segmenter (about 120 k weights): stride-2 stem, encoder to 1/16,
-decoder back to 1/2 of the input with skip connections, three sigmoid maps at half resolution —
-card interior, card boundary (card/table and card/card edges) and index-corner centres. It uses only
-Conv, BatchNorm (folded on export), ReLU, Resize (nearest) and Concat: ops ``cv2.dnn`` runs.
+The network is a small U-Net-like net (about 233 k weights): stride-2 stem, encoder to 1/32 (dilated
+3×3 convolutions at 1/16 and 1/32, so a big card's far edges are in view), decoder back to 1/4 of
+the input with skip connections. Ten maps at 1/4: card interior, card boundary and index-centre
+logits, and at every index centre the reading frame of that card corner: the offset to the corner,
+the short-edge vector and the long-edge vector, each divided by the card width, and the log card
+width (``scenes.regression_targets``; the loss is L1 on these scale-free values, so small and big
+cards count alike). It uses only Conv, BatchNorm (folded on export), ReLU, Resize (nearest) and
+Concat: ops ``cv2.dnn`` runs.
 """
 
 from __future__ import annotations
@@ -27,15 +31,15 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-SIZE = 224  # training scene size; the net is fully convolutional and runs at any size at inference
-STRIDE = 2
+SIZE = 256  # training scene size; the net is fully convolutional and runs at any size at inference
+STRIDE = 4  # output maps are at a quarter of the input resolution
 
 
 def generate(out: Path, shards: int, per_shard: int, seed: int, first: int = 0) -> None:
     """Write ``shards`` npz files of ``per_shard`` scenes each (images and uint8 targets)."""
     import cv2
     from backgrounds import TRAIN_FAMILIES
-    from scenes import Deck, make_scene, targets
+    from scenes import Deck, make_scene, regression_targets, targets
 
     cv2.setNumThreads(1)
     out.mkdir(parents=True, exist_ok=True)
@@ -45,18 +49,22 @@ def generate(out: Path, shards: int, per_shard: int, seed: int, first: int = 0) 
             continue
         rng = np.random.default_rng(seed * 1000 + k)
         decks = [Deck(rng) for _ in range(6)]
-        imgs, tgts = [], []
+        imgs, tgts, regs = [], [], []
         for _ in range(per_shard):
             s = make_scene(rng, (SIZE, SIZE), TRAIN_FAMILIES, decks)
             imgs.append(s.image)
             tgts.append((targets(s, STRIDE) * 255).round().astype(np.uint8))
+            regs.append(regression_targets(s, STRIDE).astype(np.float16))
         tmp = out / f"shard_{k:03d}.tmp.npz"
-        np.savez(tmp, images=np.stack(imgs), targets=np.stack(tgts))
+        np.savez(tmp, images=np.stack(imgs), targets=np.stack(tgts), regression=np.stack(regs))
         os.replace(tmp, path)
         print(f"shard {k} written", flush=True)
 
 
-def build_net():  # type: ignore[no-untyped-def]
+REG = 7  # corner offset, short- and long-edge vectors (all per card width), log card width
+
+
+def build_net(reg_conv: bool = True):  # type: ignore[no-untyped-def]
     import torch
     from torch import nn
 
@@ -75,11 +83,14 @@ def build_net():  # type: ignore[no-untyped-def]
             self.e2 = nn.Sequential(cbr(16, 24, 2), cbr(24, 24))  # 1/4
             self.e3 = nn.Sequential(cbr(24, 32, 2), cbr(32, 32))  # 1/8
             self.e4 = nn.Sequential(cbr(32, 48, 2), cbr(48, 48, dil=2), cbr(48, 48, dil=4))  # 1/16
+            self.e5 = nn.Sequential(cbr(48, 64, 2), cbr(64, 64, dil=2), cbr(64, 64, dil=4))  # 1/32: big cards
             self.up = nn.Upsample(scale_factor=2, mode="nearest")
+            self.d4 = nn.Sequential(cbr(112, 48, k=1), cbr(48, 48))
             self.d3 = nn.Sequential(cbr(80, 32, k=1), cbr(32, 32))
             self.d2 = nn.Sequential(cbr(56, 24, k=1), cbr(24, 24))
-            self.d1 = nn.Sequential(cbr(40, 12, k=1), cbr(12, 12))
-            self.head = nn.Conv2d(12, 3, 1)
+            self.reg = cbr(24, 24) if reg_conv else nn.Identity()
+            self.head = nn.Conv2d(24, 3, 1)
+            self.head_reg = nn.Conv2d(24, REG, 1)
 
         def forward(self, x: torch.Tensor) -> torch.Tensor:
             x = x * (1.0 / 255.0) - 0.5
@@ -87,23 +98,49 @@ def build_net():  # type: ignore[no-untyped-def]
             b = self.e2(a)
             c = self.e3(b)
             d = self.e4(c)
+            e = self.e5(d)
+            d = self.d4(torch.cat([self.up(e), d], 1))
             c = self.d3(torch.cat([self.up(d), c], 1))
             b = self.d2(torch.cat([self.up(c), b], 1))
-            a = self.d1(torch.cat([self.up(b), a], 1))
-            return self.head(a)  # logits: interior, boundary, index
+            # logits (interior, boundary, index) then the corner regression, all at 1/4
+            return torch.cat([self.head(b), self.head_reg(self.reg(b))], 1)
 
     return Finder()
 
 
-def _load(data: list[Path]) -> tuple[np.ndarray, np.ndarray]:
-    imgs, tgts = [], []
+def _load(data: list[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    imgs, tgts, regs = [], [], []
     for p in sorted(f for d in data for f in d.glob("shard_*.npz")):
         if ".tmp" in p.name:
             continue
         z = np.load(p)
         imgs.append(z["images"])
         tgts.append(z["targets"])
-    return np.concatenate(imgs), np.concatenate(tgts)
+        regs.append(z["regression"])
+    return np.concatenate(imgs), np.concatenate(tgts), np.concatenate(regs)
+
+
+def normalise(reg: np.ndarray) -> np.ndarray:
+    """Stored corner targets (pixels: dx, dy, sx, sy, lx, ly, weight) → what the net regresses:
+    the six vectors divided by the card width |s|, then log width; and the weight. Scale-free, so a
+    card 10 px wide counts as much as one 200 px wide."""
+    width = np.maximum(np.hypot(reg[:, 2], reg[:, 3]), 1.0)
+    vec = reg[:, :6] / width[:, None]
+    return np.concatenate([vec, np.log(width)[:, None], reg[:, 6:7]], 1)
+
+
+def _rot_vectors(y: np.ndarray, k: int, flip: bool) -> np.ndarray:
+    """Turn the vector channels (pairs 0-1, 2-3, 4-5) with the image: np.rot90 by ``k``, then a
+    left-right flip."""
+    y = y.copy()
+    for i in (0, 2, 4):
+        vx, vy = y[:, i].copy(), y[:, i + 1].copy()
+        for _ in range(k % 4):
+            vx, vy = vy, -vx
+        if flip:
+            vx = -vx
+        y[:, i], y[:, i + 1] = vx, vy
+    return y
 
 
 def train(
@@ -124,37 +161,48 @@ def train(
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     net = build_net()
-    if init is not None:  # a second stage: larger crops (bigger cards in context) from stage-one weights
-        net.load_state_dict(torch.load(init))
+    if init is not None:  # earlier weights: every layer whose shape still matches is taken over
+        old = torch.load(init)
+        own = net.state_dict()
+        same = {k: v for k, v in old.items() if k in own and own[k].shape == v.shape}
+        net.load_state_dict(same, strict=False)
+        print(f"{len(same)} of {len(own)} tensors from {init}", flush=True)
+    else:
+        with torch.no_grad():  # log card width starts near a typical card's (about 40 px)
+            net.head_reg.bias[REG - 1] = 3.7
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.1)
-    images, tgts = _load(data)
+    images, tgts, regs = _load(data)
     print(f"{len(images)} scenes, {sum(p.numel() for p in net.parameters())} weights", flush=True)
     t0 = time.time()
-    log = []
     for step in range(steps):
         if step % 500 == 499:  # pick up shards written since (generation may still be running)
-            images, tgts = _load(data)
+            images, tgts, regs = _load(data)
         idx = rng.integers(len(images), size=batch)
         ox, oy = (int(v) * STRIDE for v in rng.integers((SIZE - crop) // STRIDE + 1, size=2))
         x = images[idx, oy : oy + crop, ox : ox + crop].astype(np.float32)
         ty, tx, tc = oy // STRIDE, ox // STRIDE, crop // STRIDE
         y = tgts[idx, :, ty : ty + tc, tx : tx + tc].astype(np.float32) / 255
+        r = normalise(regs[idx, :, ty : ty + tc, tx : tx + tc].astype(np.float32))
         k = int(rng.integers(4))  # the same rotation / flip for the batch: cheap, and keeps truth aligned
+        flip = bool(rng.random() < 0.5)
         x = np.rot90(x, k, axes=(1, 2))
-        y = np.rot90(y, k, axes=(2, 3))
-        if rng.random() < 0.5:
-            x, y = x[:, :, ::-1], y[:, :, :, ::-1]
+        y, r = np.rot90(y, k, axes=(2, 3)), np.rot90(r, k, axes=(2, 3))
+        if flip:
+            x, y, r = x[:, :, ::-1], y[:, :, :, ::-1], r[:, :, :, ::-1]
+        r = _rot_vectors(r, k, flip)
         if rng.random() < 0.5:  # colour order swap: a blue cloth is as likely as a red one
             x = x[..., rng.permutation(3)]
         xt = torch.from_numpy(np.ascontiguousarray(x.transpose(0, 3, 1, 2)))
         yt = torch.from_numpy(np.ascontiguousarray(y))
-        logit = net(xt)
-        w_int = torch.ones_like(yt[:, 0])
-        l_int = F.binary_cross_entropy_with_logits(logit[:, 0], yt[:, 0], weight=w_int)
-        l_bnd = F.binary_cross_entropy_with_logits(logit[:, 1], yt[:, 1], pos_weight=torch.tensor(4.0))
-        l_idx = F.binary_cross_entropy_with_logits(logit[:, 2], yt[:, 2], pos_weight=torch.tensor(10.0))
-        loss = l_int + l_bnd + 0.5 * l_idx
+        rt = torch.from_numpy(np.ascontiguousarray(r))
+        out_ = net(xt)
+        l_int = F.binary_cross_entropy_with_logits(out_[:, 0], yt[:, 0])
+        l_bnd = F.binary_cross_entropy_with_logits(out_[:, 1], yt[:, 1], pos_weight=torch.tensor(4.0))
+        l_idx = F.binary_cross_entropy_with_logits(out_[:, 2], yt[:, 2], pos_weight=torch.tensor(10.0))
+        w = rt[:, REG]
+        l_reg = ((out_[:, 3:] - rt[:, :REG]).abs().sum(1) * w).sum() / w.sum().clamp(min=1.0)
+        loss = l_int + l_bnd + l_idx + l_reg
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -162,15 +210,15 @@ def train(
         if step % 50 == 0 or step == steps - 1:
             rec = {
                 "step": step,
-                "loss": round(float(loss), 4),
+                "loss": round(loss.item(), 4),
                 "int": round(float(l_int), 4),
                 "bnd": round(float(l_bnd), 4),
                 "idx": round(float(l_idx), 4),
+                "reg": round(float(l_reg), 4),
                 "s": round(time.time() - t0),
             }
-            log.append(rec)
             print(json.dumps(rec), flush=True)
-        if step % 500 == 499 or step == steps - 1:
+        if step % 200 == 199 or step == steps - 1:  # an early stop still leaves usable weights
             torch.save(net.state_dict(), out)
 
 
@@ -188,7 +236,7 @@ def export(weights: Path, out: Path, opset: int = 11) -> None:
         opset_version=opset,
         input_names=["image"],
         output_names=["maps"],
-        dynamic_axes={"image": {2: "h", 3: "w"}, "maps": {2: "h2", 3: "w2"}},
+        dynamic_axes={"image": {2: "h", 3: "w"}, "maps": {2: "h4", 3: "w4"}},
         dynamo=False,
     )
     print(f"exported {out} ({out.stat().st_size} bytes)")
@@ -198,16 +246,16 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("what", choices=["generate", "train", "export", "all"])
     ap.add_argument("--data", type=Path, nargs="+", default=[Path("/tmp/finder_scenes")])
-    ap.add_argument("--shards", type=int, default=24)
+    ap.add_argument("--shards", type=int, default=48)
     ap.add_argument("--first", type=int, default=0)
     ap.add_argument("--per-shard", type=int, default=200)
-    ap.add_argument("--steps", type=int, default=2400)
+    ap.add_argument("--steps", type=int, default=16000)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--weights", type=Path, default=Path("/tmp/finder.pt"))
     ap.add_argument("--init", type=Path, default=None, help="start from these weights (second stage)")
-    ap.add_argument("--crop", type=int, default=128)
-    ap.add_argument("--batch", type=int, default=8)
+    ap.add_argument("--crop", type=int, default=192)
+    ap.add_argument("--batch", type=int, default=6)
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--out", type=Path, default=Path("vision/models/finder.onnx"))
     a = ap.parse_args()
