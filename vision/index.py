@@ -131,11 +131,26 @@ def _percentiles(values: np.ndarray, qs: tuple[float, ...]) -> list[float]:
     return [float(np.searchsorted(hist, q / 100.0 * total)) for q in qs]
 
 
+def _mean_of(values: np.ndarray, where: np.ndarray) -> float:
+    """The mean of small integers ``values`` where ``where`` holds, 0 where nothing is selected.
+
+    The same number as ``float(np.mean(values[where].astype(np.float32)))``: that float32 sum of
+    integers is exact (far below 2**24), so the mean is the float32 rounding of the exact quotient.
+    """
+    mask = where.astype(np.uint8)
+    n = cv2.countNonZero(mask)
+    if n == 0:
+        return 0.0
+    total = round(cv2.mean(values, mask)[0] * n)  # cv2's double sum of integers is exact
+    return float(np.float32(total / n))
+
+
 def segment_index(patch: np.ndarray, *, from_right: bool = False) -> IndexGlyphs | None:
     """Split the index of an upright corner patch into rank and suit glyphs, or ``None`` if no index."""
     if from_right:
         patch = patch[:, ::-1]
-    lo = min_channel(patch)
+    b, g, r = cv2.split(patch)
+    lo = cv2.min(cv2.min(b, g), r)
     dark, paper_level, white = _percentiles(lo, (3, 70, 90))
     if white - dark < 40:
         return None
@@ -212,8 +227,8 @@ def segment_index(patch: np.ndarray, *, from_right: bool = False) -> IndexGlyphs
     suit_c = min(below, key=lambda c: c[2]) if below else None
 
     scale = max(white - dark, 1.0)
-    paper = patch[lo >= paper_level].astype(np.float32)
-    cast = float(np.mean(paper[:, 2] - np.maximum(paper[:, 0], paper[:, 1]))) / scale if paper.size else 0.0
+    red = cv2.subtract(r, cv2.max(b, g), dtype=cv2.CV_16S)  # how much redder than blue or green
+    cast = _mean_of(red, lo >= paper_level) / scale
 
     def glyph(lbls: list[int], box: tuple[int, int, int, int]) -> Glyph:
         x, y, w, h = box
@@ -229,9 +244,8 @@ def segment_index(patch: np.ndarray, *, from_right: bool = False) -> IndexGlyphs
         sel = cv2.dilate(own.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
         soft = np.clip((white - lo[y0:y1, x0:x1].astype(np.float32)) / scale, 0, 1)
         ink = (soft * sel * 255).astype(np.uint8)  # the glyph's own ink, in its box grown by a pixel
-        ink_px = patch[y0:y1, x0:x1][own].astype(np.float32)
-        r = ink_px[:, 2] - np.maximum(ink_px[:, 0], ink_px[:, 1])
-        redness = float(np.mean(r)) / scale - cast if r.size else 0.0
+        own_red = _mean_of(red[y0:y1, x0:x1], own)
+        redness = own_red / scale - cast if own.any() else 0.0
         return Glyph(box, _describe_crop(ink[y - y0 : y - y0 + h, x - x0 : x - x0 + w]), redness)
 
     rank = glyph([c[0] for c in members], (rx0, ry0, rx1 - rx0, ry1 - ry0))

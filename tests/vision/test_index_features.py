@@ -6,8 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.detect import min_channel
-from vision.index import BINS, CELL, GLYPH, _describe, hog, segment_index
+from vision.detect import CardQuad, min_channel
+from vision.index import BINS, CELL, GLYPH, IndexGlyphs, _describe, _mean_of, cut_patch, hog, segment_index
+from vision.render import CardStyle, render_card
 
 
 def _hog_reference(canvas: np.ndarray) -> np.ndarray:
@@ -76,3 +77,34 @@ def test_min_channel_is_the_darkest_channel(shape: tuple[int, int, int]) -> None
 
 def test_segmenting_an_empty_patch_finds_no_index() -> None:
     assert segment_index(np.full((99, 57, 3), 240, np.uint8)) is None
+
+
+def test_mean_of_selected_integers_is_the_float32_mean() -> None:
+    rng = np.random.default_rng(4)
+    for shape in ((99, 57), (12, 9), (1, 1)):
+        values = rng.integers(-255, 256, shape).astype(np.int16)
+        where = rng.random(shape) < 0.6
+        want = float(np.mean(values[where].astype(np.float32))) if where.any() else 0.0
+        assert _mean_of(values, where) == want
+    assert _mean_of(np.ones((3, 3), np.int16), np.zeros((3, 3), bool)) == 0.0
+
+
+def _index_of(code: str, cast: tuple[int, int, int] = (0, 0, 0)) -> IndexGlyphs:
+    card = render_card(code, 200, CardStyle())
+    h, w = card.image.shape[:2]
+    frame = np.full((h + 40, w + 40, 3), 40, np.uint8)
+    frame[20 : 20 + h, 20 : 20 + w] = card.image
+    tinted = np.clip(frame.astype(np.int16) + np.array(cast, np.int16), 0, 255).astype(np.uint8)
+    quad = CardQuad(np.array([[20, 20], [20 + w, 20], [20 + w, 20 + h], [20, 20 + h]], float))
+    g = segment_index(cut_patch(tinted, quad.frame(0))[0])
+    assert g is not None and g.suit is not None
+    return g
+
+
+@pytest.mark.parametrize("cast", [(0, 0, 0), (-25, -10, 20)])  # BGR: a warm (reddish) light
+def test_red_ink_is_told_from_black_under_a_colour_cast(cast: tuple[int, int, int]) -> None:
+    for red, black in (("QH", "QS"), ("7D", "7C")):
+        r, b = _index_of(red, cast), _index_of(black, cast)
+        assert r.suit is not None and b.suit is not None
+        assert r.suit.redness > 0.3 and r.rank.redness > 0.3, red
+        assert abs(b.suit.redness) < 0.1 and abs(b.rank.redness) < 0.1, black
