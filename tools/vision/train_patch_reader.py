@@ -1,0 +1,627 @@
+"""Train the patch reader shipped as vision/models/patch_reader.onnx (dev-only: PyTorch, onnx, Pillow, fonts).
+
+Data: only the project's own renders. Procedural decks (``vision/render.py``, random fonts from
+``fonts.font_files("train")``, index layouts, four-index decks, jokers, backs, court art) are drawn on
+procedural tables (``backgrounds.TRAIN_FAMILIES`` only) at card widths 40–500 px (log-uniform), with
+rotation, mild perspective, another card's edge over them, uneven light, colour casts, glare, blur,
+noise, greyscale and JPEG 30–95; then corner patches are cut with ``vision.index.cut_patch`` through a
+corner frame with a realistic finder error (origin off by a few % of the card width, ±6°, ±12 % scale,
+corner jitter), the small cards' patches being upsampled as in the recogniser. Patches far off the
+corner, in the card's middle, on the table, on backs and court art are cut too. Every label comes from
+geometry: an index is a positive when it lies upright and whole in the patch (rank and suit judged
+separately; half-visible ones are left out of the loss).
+
+    python tools/vision/train_patch_reader.py --seed 0 --out vision/models/patch_reader.onnx
+    python tools/vision/train_patch_reader.py --bench --model vision/models/patch_reader.onnx
+
+The first command generates (and caches under ``--cache``) the training set, then trains on one thread.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from backgrounds import TRAIN_FAMILIES, table_surface  # noqa: E402
+from fonts import font_files, suit_from_font  # noqa: E402
+from make_glyphs import random_style  # noqa: E402
+
+from vision.detect import CardQuad, CornerFrame  # noqa: E402
+from vision.index import PH, PW, cut_patch  # noqa: E402
+from vision.patch_reader import INPUT_H, INPUT_W, N_OUT, N_RANK, N_SUIT, RANKS, SUITS  # noqa: E402
+from vision.render import CARD_ASPECT, CardStyle, render_back, render_card  # noqa: E402
+
+IGNORE = -100
+R_REJ, S_REJ = N_RANK - 1, N_SUIT - 1
+FACES = [r + s for s in SUITS for r in RANKS]
+
+
+# -- data ------------------------------------------------------------------------------------------
+def texture_bank(rng: np.random.Generator, n: int = 30, size: int = 320) -> list[np.ndarray]:
+    fams = list(TRAIN_FAMILIES)
+    return [
+        np.clip(table_surface(fams[i % len(fams)], rng, size, size), 0, 255).astype(np.uint8)
+        for i in range(n)
+    ]
+
+
+def table_crop(rng: np.random.Generator, bank: list[np.ndarray], h: int, w: int) -> np.ndarray:
+    t = bank[int(rng.integers(len(bank)))]
+    s = float(np.exp(rng.uniform(np.log(0.4), np.log(2.5))))
+    ch, cw = min(t.shape[0], max(8, int(h / s))), min(t.shape[1], max(8, int(w / s)))
+    y, x = int(rng.integers(0, t.shape[0] - ch + 1)), int(rng.integers(0, t.shape[1] - cw + 1))
+    out = cv2.resize(t[y : y + ch, x : x + cw], (w, h), interpolation=cv2.INTER_LINEAR)
+    return out[:, ::-1].copy() if rng.random() < 0.5 else out
+
+
+def index_boxes(style: CardStyle, code: str) -> list[tuple[str, tuple[float, ...], bool]]:
+    """Every drawn index box in card units (width 1): (what, (x, y, w, h), upside_down)."""
+    out: list[tuple[str, tuple[float, ...], bool]] = []
+    a = CARD_ASPECT
+    if code == "JK":
+        lh = float(np.clip(0.55 * style.rank_height, 0.05, 0.085))
+        lw = 0.8 * lh
+        boxes = [("joker", (style.index_x - lw / 2, style.index_top, lw, 1.25 * lh * 4 + lh))]
+    else:
+        rb, sb = style.index_boxes(code[:-1])
+        boxes = [("rank", rb), ("suit", sb)]
+    for what, (x, y, w, h) in boxes:
+        out.append((what, (x, y, w, h), False))
+        out.append((what, (1 - x - w, a - y - h, w, h), True))
+        if style.four_index and code != "JK":
+            out.append((what, (1 - x - w, y, w, h), False))
+            out.append((what, (x, a - y - h, w, h), True))
+    return out
+
+
+_GRID = np.stack(np.meshgrid(np.linspace(0.05, 0.95, 5), np.linspace(0.05, 0.95, 5)), -1).reshape(-1, 2)
+
+
+def box_in_patch(
+    card_to_patch: np.ndarray,
+    card_to_image: np.ndarray,
+    box: tuple[float, ...],
+    flipped: bool,
+    occluded: np.ndarray | None,
+) -> float:
+    """How much of ``box`` shows upright in the patch (0 when it lies on its side or upside down)."""
+    x, y, w, h = box
+    pts = (_GRID * [w, h] + [x, y]).reshape(-1, 1, 2)
+    pp = cv2.perspectiveTransform(pts, card_to_patch).reshape(-1, 2)
+    top = np.array([[[x + w / 2, y]], [[x + w / 2, y + h]]])
+    t = cv2.perspectiveTransform(top, card_to_patch).reshape(-1, 2)
+    d = (t[0] - t[1]) if flipped else (t[1] - t[0])  # the glyph's downwards in the patch
+    if d[1] <= 0 or abs(d[0]) > 0.6 * d[1]:
+        return 0.0
+    inside = (pp[:, 0] >= 0) & (pp[:, 0] < PW) & (pp[:, 1] >= 0) & (pp[:, 1] < PH)
+    if occluded is not None:
+        ip = cv2.perspectiveTransform(pts, card_to_image).reshape(-1, 2).round().astype(int)
+        hh, ww = occluded.shape
+        ok = (ip[:, 0] >= 0) & (ip[:, 0] < ww) & (ip[:, 1] >= 0) & (ip[:, 1] < hh)
+        cov = np.zeros(len(ip), bool)
+        cov[ok] = occluded[ip[ok, 1], ip[ok, 0]]
+        inside &= ~cov
+    return float(inside.mean())
+
+
+def label_of(vis: float) -> int:
+    """1 shows, 0 does not, -1 in between (left out of the loss)."""
+    return 1 if vis >= 0.85 else 0 if vis <= 0.35 else -1
+
+
+def perturbed_frame(
+    rng: np.random.Generator, corners: np.ndarray, k: int, tw: float, far: bool
+) -> CornerFrame:
+    """Corner ``k``'s frame from a quad a finder might have given: shifted, turned, scaled, jittered."""
+    c0 = corners[k]
+    th = np.deg2rad(rng.uniform(-6, 6))
+    s = rng.uniform(0.88, 1.12)
+    r = np.array([[np.cos(th), -np.sin(th)], [np.sin(th), np.cos(th)]]) * s
+    q = (corners - c0) @ r.T + c0
+    q = q + np.clip(rng.normal(0, 0.025 * tw, 2), -0.06 * tw, 0.06 * tw)
+    q = q + rng.normal(0, 0.012 * tw, q.shape)
+    f = CardQuad(q).frame(k)
+    if not far:
+        return f
+    h = f.card_to_image()
+    dx, dy = rng.uniform(-0.3, 0.8), rng.uniform(-0.3, 1.0)
+    if abs(dx) < 0.12 and abs(dy) < 0.12:
+        dx += 0.25
+    t = np.array([[1.0, 0.0, dx], [0.0, 1.0, dy], [0.0, 0.0, 1.0]])
+    return CornerFrame(f.origin, f.x, f.y, f.width, h @ t)
+
+
+def _light_map(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """Uneven light (gradient, sometimes a soft shadow edge, sometimes glare) as an h × w gain map."""
+    n = 33
+    gx, gy = np.meshgrid(np.linspace(-1, 1, n, dtype=np.float32), np.linspace(-1, 1, n, dtype=np.float32))
+    light = 1.0 + rng.uniform(-0.45, 0.2) + rng.uniform(-0.35, 0.35) * gx + rng.uniform(-0.35, 0.35) * gy
+    if rng.random() < 0.25:  # a soft shadow edge
+        a = rng.uniform(0, np.pi)
+        edge = np.cos(a) * gx + np.sin(a) * gy - rng.uniform(-0.8, 0.8)
+        light = light * (1 - rng.uniform(0.2, 0.5) / (1 + np.exp(-edge * rng.uniform(5, 40))))
+    if rng.random() < 0.2:  # glare
+        cx, cy = rng.uniform(-1, 1, 2)
+        light = light + np.exp(
+            -((gx - cx) ** 2 + (gy - cy) ** 2) / (2 * rng.uniform(0.1, 0.5) ** 2)
+        ) * rng.uniform(0.2, 0.6)
+    return cv2.resize(light.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def degrade(rng: np.random.Generator, frame: np.ndarray) -> np.ndarray:
+    """Light, colour cast, blur, noise, greyscale and JPEG, as a camera would add them."""
+    h, w = frame.shape[:2]
+    cast = rng.uniform(0.85, 1.1, 3)
+    light = _light_map(rng, h, w)
+    gain = cv2.merge([light * float(c) for c in cast])
+    img = (
+        cv2.multiply(frame, gain, dtype=cv2.CV_8U)
+        if frame.dtype == np.float32
+        else cv2.multiply(frame.astype(np.float32), gain, dtype=cv2.CV_8U)
+    )
+    sigma = rng.uniform(0, 1.4) if rng.random() < 0.7 else 0.0
+    if sigma > 0.3:
+        img = cv2.GaussianBlur(img, (0, 0), sigma)
+    if rng.random() < 0.1:  # motion blur
+        k = np.zeros((5, 5), np.float32)
+        k[2] = 1 / 5
+        m = cv2.getRotationMatrix2D((2, 2), rng.uniform(0, 180), 1)
+        img = cv2.filter2D(img, -1, cv2.warpAffine(k, m, (5, 5)))
+    noise = np.empty(img.shape, np.int16)
+    cv2.setRNGSeed(int(rng.integers(1 << 30)))
+    cv2.randn(noise, 0, float(rng.uniform(0, 9)))
+    img = cv2.add(img, noise, dtype=cv2.CV_8U)
+    if rng.random() < 0.12:
+        img = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    if rng.random() < 0.75:
+        _, enc = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 96))])
+        img = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+    return img
+
+
+def occlude(rng: np.random.Generator, frame: np.ndarray, quad: np.ndarray, tw: float) -> np.ndarray:
+    """Another card's edge lying over this one near a corner; returns the covered mask."""
+    h, w = frame.shape[:2]
+    k = int(rng.integers(4))
+    centre = quad[k] + (quad.mean(axis=0) - quad[k]) * rng.uniform(0.1, 0.9)
+    a = rng.uniform(0, 2 * np.pi)
+    n = np.array([np.cos(a), np.sin(a)])
+    t = np.array([-n[1], n[0]])
+    big = 4 * (tw + h + w)
+    poly = np.array(
+        [centre + t * big, centre + t * big + n * big, centre - t * big + n * big, centre - t * big]
+    )
+    mask = np.zeros((h, w), np.uint8)
+    cv2.fillPoly(mask, [poly.round().astype(np.int32)], 255, cv2.LINE_AA)
+    # its drop shadow on the card below
+    sh = cv2.GaussianBlur(mask, (0, 0), max(1.0, tw * rng.uniform(0.01, 0.04)))
+    shift = (n * tw * rng.uniform(-0.03, 0.0)).round().astype(int)
+    sh = (
+        1.0
+        - float(rng.uniform(0.2, 0.5))
+        * np.roll(sh, (int(shift[1]), int(shift[0])), axis=(0, 1)).astype(np.float32)
+        / 255.0
+    )
+    shaded = cv2.multiply(frame.astype(np.float32), cv2.merge([sh, sh, sh]), dtype=cv2.CV_8U)
+    paper = rng.integers(200, 256, 3)
+    if rng.random() < 0.3:  # the occluder is a back
+        paper = rng.integers(0, 220, 3)
+    top = np.empty_like(frame)
+    top[:] = paper.astype(np.uint8)
+    alpha = mask.astype(np.float32) / 255.0
+    frame[:] = cv2.blendLinear(top, shaded, alpha, 1.0 - alpha)
+    return mask > 127
+
+
+def make_card(
+    rng: np.random.Generator,
+    fonts: list[str],
+    suit_fonts: list[str],
+    bank: list[np.ndarray],
+    font_share: float,
+) -> list[tuple[np.ndarray, int, int, int]]:
+    """Render one card on a table, photograph it, cut corner patches; (patch, rank, suit, joker) each."""
+    style = random_style(rng, fonts, suit_fonts, font_share)
+    if rng.random() < 0.2:
+        style = dataclasses.replace(style, four_index=True)
+    u = rng.random()
+    code = "BK" if u < 0.06 else "JK" if u < 0.12 else FACES[int(rng.integers(len(FACES)))]
+    tw = float(np.exp(rng.uniform(np.log(40), np.log(500))))
+    rw = int(np.clip(tw * 1.3, 180, 450))
+    card = (
+        render_back(rw, style)
+        if code == "BK"
+        else render_card(code, rw, style, seed=int(rng.integers(1 << 30)))
+    )
+    rh = card.image.shape[0]
+    s = tw / rw
+    small = cv2.resize(
+        card.image, (max(4, round(rw * s)), max(4, round(rh * s))), interpolation=cv2.INTER_AREA
+    )
+    smask = cv2.resize(card.mask, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_AREA)
+    sh, sw = small.shape[:2]
+    ang = rng.uniform(0, 2 * np.pi)
+    ca, sa = np.cos(ang), np.sin(ang)
+    src = np.array([[0, 0], [sw, 0], [sw, sh], [0, sh]], np.float32)
+    rot = (src - [sw / 2, sh / 2]) @ np.array([[ca, sa], [-sa, ca]], np.float32)
+    rot = rot + rng.normal(0, 0.035 * tw, rot.shape)
+    margin = 0.3 * tw + 8
+    lo = rot.min(axis=0) - margin
+    dst = (rot - lo).astype(np.float32)
+    fw, fh = int(np.ceil(dst[:, 0].max() + margin)), int(np.ceil(dst[:, 1].max() + margin))
+    g = cv2.getPerspectiveTransform(src, dst)
+    frame = table_crop(rng, bank, fh, fw)
+    warped = cv2.warpPerspective(small, g, (fw, fh), flags=cv2.INTER_LINEAR)
+    alpha = cv2.warpPerspective(smask, g, (fw, fh)).astype(np.float32) / 255.0
+    if rng.random() < 0.6:  # the card's own drop shadow
+        sd = cv2.GaussianBlur(alpha, (0, 0), max(1.0, 0.03 * tw))
+        off = (rng.normal(0, 0.02 * tw, 2)).round().astype(int)
+        sd = 1.0 - float(rng.uniform(0.2, 0.5)) * np.roll(sd, (int(off[1]), int(off[0])), axis=(0, 1))
+        frame = cv2.multiply(frame.astype(np.float32), cv2.merge([sd, sd, sd]), dtype=cv2.CV_8U)
+    frame = cv2.blendLinear(warped, frame, alpha, 1.0 - alpha)
+    corners = dst.astype(np.float64)  # card corners in the frame, clockwise from top-left
+    occluded = occlude(rng, frame, corners, tw) if rng.random() < 0.25 else None
+    frame = degrade(rng, frame)
+    card_to_image = g @ np.diag([sw, sw, 1.0])  # card units (width 1) to frame pixels
+    boxes = [] if code == "BK" else index_boxes(style, code)
+
+    specs: list[tuple[int, bool, bool]] = [(0, False, False), (2, False, False)]
+    for k in (1, 3):
+        if style.four_index or rng.random() < 0.5:
+            specs.append((k, True, False))
+        if rng.random() < 0.25:
+            specs.append((k, False, False))
+    if rng.random() < 0.3:
+        specs.append((int(rng.integers(0, 4, 1)[0]) // 2 * 2, True, False))
+    specs += [(int(rng.integers(4)), bool(rng.random() < 0.3), True) for _ in range(int(rng.integers(1, 3)))]
+    out = []
+    for k, sideways, far in specs:
+        f = perturbed_frame(rng, corners, k, tw, far)
+        patch, m = cut_patch(frame, f, sideways)
+        card_to_patch = np.linalg.inv(m) @ card_to_image
+        rank = suit = joker = 0
+        rank_l, suit_l, joker_l = R_REJ, S_REJ, 0
+        for what, box, flipped in boxes:
+            v = label_of(box_in_patch(card_to_patch, card_to_image, box, flipped, occluded))
+            if v == 0:
+                continue
+            if what == "rank":
+                rank = v if rank != 1 else 1
+            elif what == "suit":
+                suit = v if suit != 1 else 1
+            else:
+                joker = v if joker != 1 else 1
+        if rank == 1:
+            rank_l = RANKS.index(code[:-1])
+        elif rank == -1:
+            rank_l = IGNORE
+        if suit == 1:
+            suit_l = SUITS.index(code[-1])
+        elif suit == -1:
+            suit_l = IGNORE
+        if joker == 1:
+            joker_l = 1
+        elif joker == -1:
+            joker_l = IGNORE
+        small_patch = cv2.resize(patch, (INPUT_W, INPUT_H), interpolation=cv2.INTER_AREA)
+        out.append((small_patch, rank_l, suit_l, joker_l))
+    return out
+
+
+def table_patches(
+    rng: np.random.Generator, bank: list[np.ndarray], n: int
+) -> list[tuple[np.ndarray, int, int, int]]:
+    """Patches of bare table (with the same light, blur and JPEG as the cards)."""
+    out = []
+    for _ in range(n):
+        tw = float(np.exp(rng.uniform(np.log(40), np.log(500))))
+        size = int(tw * 1.2) + 16
+        frame = degrade(rng, table_crop(rng, bank, size, size))
+        a = rng.uniform(0, 2 * np.pi)
+        x, y = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
+        f = CornerFrame(np.array([size / 2, size / 2]) - (x + y) * 0.2 * tw, x, y, tw)
+        patch, _ = cut_patch(frame, f, bool(rng.random() < 0.3))
+        out.append((cv2.resize(patch, (INPUT_W, INPUT_H), interpolation=cv2.INTER_AREA), R_REJ, S_REJ, 0))
+    return out
+
+
+def make(n_cards: int, seed: int, split: str = "train") -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    fonts = font_files(split)  # type: ignore[arg-type]
+    suit_fonts = [f for f in fonts if all(suit_from_font(f, s) is not None for s in SUITS)]
+    bank = texture_bank(rng)
+    items: list[tuple[np.ndarray, int, int, int]] = []
+    t0 = time.time()
+    for i in range(n_cards):
+        items += make_card(rng, fonts, suit_fonts, bank, 1.0 if split == "heldout" else 0.75)
+        if i % 4 == 0:
+            items += table_patches(rng, bank, 1)
+        if i % 1000 == 0:
+            print(f"{i}/{n_cards} cards, {len(items)} patches, {time.time() - t0:.0f} s", flush=True)
+    return {
+        "x": np.stack([it[0] for it in items]),
+        "rank": np.array([it[1] for it in items], np.int16),
+        "suit": np.array([it[2] for it in items], np.int16),
+        "joker": np.array([it[3] for it in items], np.int16),
+    }
+
+
+def data_set(n_cards: int, seed: int, split: str, cache: str) -> dict[str, np.ndarray]:
+    path = Path(cache) / f"patches_{split}_{seed}_{n_cards}.npz"
+    if path.exists():
+        return dict(np.load(path))
+    data = make(n_cards, seed, split)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(path, **data)
+    return data
+
+
+def describe(d: dict[str, np.ndarray]) -> str:
+    r, s = d["rank"], d["suit"]
+    return (
+        f"{len(r)} patches: rank positives {int(((r >= 0) & (r < R_REJ)).sum())}, suit positives "
+        f"{int(((s >= 0) & (s < S_REJ)).sum())}, jokers {int((d['joker'] == 1).sum())}, "
+        f"ignored rank {int((r == IGNORE).sum())} suit {int((s == IGNORE).sum())}"
+    )
+
+
+# -- training --------------------------------------------------------------------------------------
+def build_net():  # type: ignore[no-untyped-def]
+    import torch.nn as nn
+
+    def block(cin: int, cout: int) -> list[nn.Module]:
+        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
+
+    return nn.Sequential(
+        *block(3, 12),
+        nn.MaxPool2d(2),  # 32 × 20
+        *block(12, 24),
+        nn.MaxPool2d(2),  # 16 × 10
+        *block(24, 32),
+        nn.MaxPool2d(2),  # 8 × 5
+        *block(32, 48),
+        nn.Flatten(),
+        nn.Dropout(0.3),
+        nn.Linear(48 * (INPUT_H // 8) * (INPUT_W // 8), 128),
+        nn.ReLU(),
+        nn.Linear(128, N_OUT),
+    )
+
+
+def normalise(x):  # type: ignore[no-untyped-def]
+    """The runtime's ``prepare`` on a torch batch of N × 3 × H × W uint8-valued floats."""
+    mean = x.mean(dim=(1, 2, 3), keepdim=True)
+    std = x.std(dim=(1, 2, 3), keepdim=True, unbiased=False)
+    return (x - mean) / (std + 8.0)
+
+
+def augment(x, gen):  # type: ignore[no-untyped-def]
+    """Cheap extra variety on a uint8-valued float batch: channel gains, greyscale, a 1-px shift."""
+    import torch
+
+    n = x.shape[0]
+    gains = 1 + (torch.rand(n, 3, 1, 1, generator=gen) - 0.5) * 0.2
+    x = x * gains
+    grey = torch.rand(n, 1, 1, 1, generator=gen) < 0.05
+    x = torch.where(grey, x.mean(dim=1, keepdim=True).expand_as(x), x)
+    dx, dy = (int(v) for v in torch.randint(-1, 2, (2,), generator=gen))
+    x = torch.roll(x, shifts=(dy, dx), dims=(2, 3))
+    return x
+
+
+def losses(out, yr, ys, yj):  # type: ignore[no-untyped-def]
+    import torch.nn.functional as F
+
+    lr = F.cross_entropy(out[:, :N_RANK], yr, ignore_index=IGNORE, label_smoothing=0.03)
+    ls = F.cross_entropy(out[:, N_RANK : N_RANK + N_SUIT], ys, ignore_index=IGNORE, label_smoothing=0.03)
+    lj = F.cross_entropy(out[:, N_RANK + N_SUIT :], yj, ignore_index=IGNORE)
+    return lr + ls + 0.5 * lj
+
+
+def evaluate(net, d: dict[str, np.ndarray]) -> dict[str, float]:  # type: ignore[no-untyped-def]
+    import torch
+
+    net.eval()
+    xs = torch.from_numpy(d["x"]).permute(0, 3, 1, 2).float()
+    outs = []
+    with torch.no_grad():
+        for i in range(0, len(xs), 512):
+            outs.append(net(normalise(xs[i : i + 512])).numpy())
+    return scores(np.concatenate(outs), d)
+
+
+def scores(out: np.ndarray, d: dict[str, np.ndarray]) -> dict[str, float]:
+    pr = out[:, :N_RANK].argmax(1)
+    ps = out[:, N_RANK : N_RANK + N_SUIT].argmax(1)
+    pj = out[:, N_RANK + N_SUIT :].argmax(1)
+    r, s, j = d["rank"], d["suit"], d["joker"]
+    both = (r >= 0) & (r < R_REJ) & (s >= 0) & (s < S_REJ)
+    res = {
+        "card_accuracy": float(((pr == r) & (ps == s))[both].mean()),
+        "rank_accuracy": float((pr == r)[(r >= 0) & (r < R_REJ)].mean()),
+        "suit_accuracy": float((ps == s)[(s >= 0) & (s < S_REJ)].mean()),
+        "reject_recall": float(
+            ((pr == R_REJ) | (ps == S_REJ))[(r == R_REJ) & (s == S_REJ) & (j == 0)].mean()
+        ),
+        "joker_recall": float((pj == 1)[j == 1].mean()) if (j == 1).any() else float("nan"),
+        "joker_false": float((pj == 1)[j == 0].mean()),
+        "n_cards": float(both.sum()),
+    }
+    for a, b in (("6", "9"), ("Q", "9"), ("4", "A"), ("7", "A")):
+        sel = (r == RANKS.index(a)) | (r == RANKS.index(b))
+        res[f"{a}/{b}"] = float((pr == r)[sel].mean())
+    for a, b in (("H", "D"), ("S", "C")):
+        sel = (s == SUITS.index(a)) | (s == SUITS.index(b))
+        res[f"{a}/{b}"] = float((ps == s)[sel].mean())
+    return res
+
+
+def train(
+    d: dict[str, np.ndarray],
+    val: dict[str, np.ndarray],
+    *,
+    seed: int,
+    minutes: float,
+    epochs: int,
+    checkpoint: str,
+):  # type: ignore[no-untyped-def]
+    import torch
+
+    torch.set_num_threads(1)
+    torch.manual_seed(seed)
+    gen = torch.Generator().manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    x = torch.from_numpy(d["x"]).permute(0, 3, 1, 2)  # uint8, N × 3 × H × W
+    yr = torch.from_numpy(d["rank"].astype(np.int64))
+    ys = torch.from_numpy(d["suit"].astype(np.int64))
+    yj = torch.from_numpy(d["joker"].astype(np.int64))
+    net = build_net()
+    bs = 128
+    steps_per_epoch = len(yr) // bs
+    total = steps_per_epoch * epochs
+    max_lr = 3e-3
+    opt = torch.optim.AdamW(net.parameters(), lr=max_lr, weight_decay=1e-4)
+    t0 = time.time()
+    step = 0
+    for ep in range(epochs):
+        net.train()
+        perm = torch.from_numpy(rng.permutation(len(yr)))
+        loss_sum = 0.0
+        for i in range(steps_per_epoch):
+            idx = perm[i * bs : (i + 1) * bs]
+            xb = normalise(augment(x[idx].float(), gen))
+            loss = losses(net(xb), yr[idx], ys[idx], yj[idx])
+            # warm-up then cosine decay over whichever runs out first: the steps or the time budget
+            progress = min(1.0, max(step / total, (time.time() - t0) / (minutes * 60)))
+            lr = max_lr * (
+                progress / 0.05 if progress < 0.05 else 0.5 * (1 + np.cos(np.pi * (progress - 0.05) / 0.95))
+            )
+            for group in opt.param_groups:
+                group["lr"] = lr
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            step += 1
+            loss_sum += loss.item()
+            if time.time() - t0 > minutes * 60:
+                break
+        res = evaluate(net, val)
+        print(
+            f"epoch {ep + 1}/{epochs} loss {loss_sum / max(i + 1, 1):.4f} held-out fonts: "
+            + " ".join(f"{k} {v:.4f}" for k, v in res.items())
+            + f" {(time.time() - t0) / 60:.1f} min",
+            flush=True,
+        )
+        torch.save(net.state_dict(), checkpoint)
+        if time.time() - t0 > minutes * 60:
+            print(f"time budget of {minutes} min reached after {step}/{total} steps", flush=True)
+            break
+    return net
+
+
+def export(net, path: str) -> None:  # type: ignore[no-untyped-def]
+    import torch
+
+    net.eval()
+    torch.onnx.export(
+        net,
+        (torch.zeros(1, 3, INPUT_H, INPUT_W),),
+        path,
+        input_names=["patch"],
+        output_names=["logits"],
+        opset_version=12,
+        dynamo=False,
+    )
+
+
+def check_export(net, path: str, d: dict[str, np.ndarray]) -> float:  # type: ignore[no-untyped-def]
+    """Largest difference between torch's and cv2.dnn's logits on real inputs, through ``prepare``."""
+    import torch
+
+    from vision.patch_reader import PatchReader, prepare
+
+    x = prepare(list(d["x"][:32]))
+    out = PatchReader.load(path).logits(x)
+    with torch.no_grad():
+        ref = net(torch.from_numpy(x)).numpy()
+    return float(np.abs(out - ref).max())
+
+
+def bench(model: str, d: dict[str, np.ndarray]) -> dict[str, float]:
+    from vision.patch_reader import PatchReader, prepare
+
+    reader = PatchReader.load(model)
+    out = np.concatenate(
+        [reader.logits(prepare(list(d["x"][i : i + 256]))) for i in range(0, len(d["x"]), 256)]
+    )
+    return scores(out, d)
+
+
+# the test fixture: held-out fonts' glyph masks (tests/vision/test_patch_reader.py draws the cards)
+FIXTURE_DECKS = {
+    "libertine": ("/usr/share/fonts/opentype/linux-libertine/LinLibertine_R.otf", True),
+    "bookman": ("/usr/share/fonts/opentype/urw-base35/URWBookman-Demi.otf", True),
+    "lato": ("/usr/share/fonts/truetype/lato/Lato-Bold.ttf", False),
+    "biolinum": ("/usr/share/fonts/opentype/linux-libertine/LinBiolinum_RB.otf", True),
+}
+
+
+def fixture(path: str) -> None:
+    from fonts import text_mask
+
+    out: dict[str, np.ndarray] = {}
+    for name, (font, suits) in FIXTURE_DECKS.items():
+        for key, m, height in [(r, text_mask(font, r), 48) for r in RANKS] + (
+            [(su, suit_from_font(font, su), 40) for su in SUITS] if suits else []
+        ):
+            assert m is not None, (font, key)
+            s = height / m.shape[0]
+            out[f"{name}_{key}"] = cv2.resize(
+                m, (max(1, round(m.shape[1] * s)), height), interpolation=cv2.INTER_AREA
+            )
+    np.savez_compressed(path, **out)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--cards", type=int, default=16000, help="training cards (in chunks of 4000)")
+    ap.add_argument("--epochs", type=int, default=10)
+    ap.add_argument("--minutes", type=float, default=40.0, help="training time budget")
+    ap.add_argument("--cache", default="/tmp/patch_reader")
+    ap.add_argument("--out", default="/tmp/patch_reader/patch_reader.onnx")
+    ap.add_argument("--generate-only", action="store_true")
+    ap.add_argument("--bench", action="store_true", help="score --model on held-out fonts (seed 90)")
+    ap.add_argument("--model", default="vision/models/patch_reader.onnx")
+    ap.add_argument("--fixture", help="write the held-out font masks the tests render to this .npz")
+    a = ap.parse_args()
+    if a.fixture:
+        fixture(a.fixture)
+        return
+    val = data_set(1000, 90, "heldout", a.cache)  # held-out font families and seed: never trained on
+    if a.bench:
+        print(describe(val))
+        for k, v in bench(a.model, val).items():
+            print(f"{k:>16}: {v:.4f}")
+        return
+    chunks = [data_set(4000, a.seed * 100 + 1 + i, "train", a.cache) for i in range((a.cards + 3999) // 4000)]
+    d = {k: np.concatenate([c[k] for c in chunks]) for k in chunks[0]}
+    print("train:", describe(d), "\nheld-out:", describe(val), flush=True)
+    if a.generate_only:
+        return
+    net = train(d, val, seed=a.seed, minutes=a.minutes, epochs=a.epochs, checkpoint=a.out + ".pt")
+    export(net, a.out)
+    print(f"exported {a.out}; cv2.dnn vs torch max |diff| {check_export(net, a.out, val):.2e}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,220 @@
+"""The patch reader: a small CNN that reads a whole upright index-corner patch, no segmentation.
+
+The glyph readers (``vision.reader``, ``vision.glyphs``) need ``segment_index`` to cut the rank and
+the suit apart, which fails when an index is only a few pixels tall (cards under ~80 px wide). This
+network takes the corner patch exactly as ``vision.index.cut_patch`` gives it (upright, or sideways
+for the mirrored index of a four-index deck), shrunk to ``INPUT_H`` × ``INPUT_W`` in colour, and gives
+three softmaxes: the rank (13 + reject), the suit (4 + reject) and whether it is a joker's corner.
+
+Weights: ``vision/models/patch_reader.onnx``, trained by ``tools/vision/train_patch_reader.py`` only on
+the project's renders (model card: ``vision/models/PATCH_READER.md``). Run by ``cv2.dnn``.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.errors import ModelError
+
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS = ("S", "H", "D", "C")
+REJECT = "-"
+RANK_CLASSES: tuple[str, ...] = RANKS + (REJECT,)
+SUIT_CLASSES: tuple[str, ...] = SUITS + (REJECT,)
+N_RANK, N_SUIT, N_JOKER = len(RANK_CLASSES), len(SUIT_CLASSES), 2
+N_OUT = N_RANK + N_SUIT + N_JOKER
+INPUT_H, INPUT_W = 64, 40  # the patch (PH × PW = 99 × 57) shrunk, aspect nearly kept
+
+
+def prepare(patches: np.ndarray | list[np.ndarray]) -> np.ndarray:
+    """N × 3 × INPUT_H × INPUT_W float32 network input from BGR uint8 corner patches.
+
+    Each patch is shrunk with INTER_AREA and normalised by its own mean and spread (over all three
+    channels together, so red stays redder than black)."""
+    out = np.empty((len(patches), 3, INPUT_H, INPUT_W), np.float32)
+    for i, p in enumerate(patches):
+        if p.ndim != 3 or p.shape[2] != 3:
+            raise ValueError(f"a corner patch is an H×W×3 BGR image, got shape {p.shape}")
+        small = cv2.resize(p, (INPUT_W, INPUT_H), interpolation=cv2.INTER_AREA).astype(np.float32)
+        small = (small - small.mean()) / (small.std() + 8.0)
+        out[i] = small.transpose(2, 0, 1)
+    return out
+
+
+@dataclass(frozen=True)
+class PatchReading:
+    """The three softmaxes for one patch."""
+
+    rank: np.ndarray  # over RANK_CLASSES
+    suit: np.ndarray  # over SUIT_CLASSES
+    joker: float  # probability that this is a joker's corner
+
+    @property
+    def card(self) -> str | None:
+        """The most probable code, or None when either head's best guess is reject."""
+        r, s = int(self.rank.argmax()), int(self.suit.argmax())
+        if r == N_RANK - 1 or s == N_SUIT - 1:
+            return None
+        return RANKS[r] + SUITS[s]
+
+    @property
+    def confidence(self) -> float:
+        return float(self.rank.max() * self.suit.max())
+
+
+def split_softmax(logits: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Rank, suit and joker probabilities (N × 14, N × 5, N) from the network's N × 21 logits."""
+
+    def sm(z: np.ndarray) -> np.ndarray:
+        e = np.exp(z - z.max(axis=1, keepdims=True))
+        return e / e.sum(axis=1, keepdims=True)
+
+    lg = np.asarray(logits, np.float32)
+    pr = sm(lg[:, :N_RANK])
+    ps = sm(lg[:, N_RANK : N_RANK + N_SUIT])
+    pj = sm(lg[:, N_RANK + N_SUIT :])[:, 1]
+    return pr, ps, pj
+
+
+@dataclass(frozen=True, eq=False)
+class PatchReader:
+    """The ONNX network; one ``cv2.dnn`` instance per thread (a dnn Net is not safe to share)."""
+
+    onnx: bytes
+    _local: threading.local = field(default_factory=threading.local, repr=False)
+
+    @classmethod
+    def load(cls, path: str | Path | None = None) -> PatchReader:
+        where = str(path or "vision/models/patch_reader.onnx")
+        try:
+            if path is None:
+                data = (resources.files("vision") / "models" / "patch_reader.onnx").read_bytes()
+            else:
+                data = Path(path).read_bytes()
+            reader = cls(data)
+            out = reader.logits(np.zeros((1, 3, INPUT_H, INPUT_W), np.float32))
+        except (OSError, cv2.error) as exc:
+            raise ModelError(f"cannot load the patch reader ({where}): {exc}") from exc
+        if out.shape != (1, N_OUT):
+            raise ModelError(f"patch reader ({where}) gives {out.shape} outputs, expected (1, {N_OUT})")
+        return reader
+
+    def _net(self) -> cv2.dnn.Net:
+        net = getattr(self._local, "net", None)
+        if net is None:
+            net = cv2.dnn.readNetFromONNX(np.frombuffer(self.onnx, np.uint8))
+            self._local.net = net
+        return net
+
+    def logits(self, x: np.ndarray) -> np.ndarray:
+        """N × 21 logits for prepared input (``prepare``), one patch per forward pass (cv2.dnn re-plans
+        the network whenever the batch size changes)."""
+        net = self._net()
+        rows = []
+        for i in range(len(x)):
+            net.setInput(np.ascontiguousarray(x[i : i + 1], np.float32))
+            rows.append(net.forward().reshape(-1))
+        return np.stack(rows) if rows else np.zeros((0, N_OUT), np.float32)
+
+    def read_many(self, patches: list[np.ndarray]) -> list[PatchReading]:
+        pr, ps, pj = split_softmax(self.logits(prepare(patches)))
+        return [PatchReading(pr[i], ps[i], float(pj[i])) for i in range(len(patches))]
+
+    def read(self, patch: np.ndarray) -> PatchReading:
+        """Rank, suit and joker probabilities of one corner patch (BGR, as ``cut_patch`` cuts it)."""
+        return self.read_many([patch])[0]
+
+
+_DEFAULT: list[PatchReader] = []
+
+
+def default_patch_reader() -> PatchReader:
+    """The shipped patch reader, loaded once per process."""
+    if not _DEFAULT:
+        _DEFAULT.append(PatchReader.load())
+    return _DEFAULT[0]
+
+
+def index_reading(
+    patch: np.ndarray, patch_to_image: np.ndarray, sideways: bool, reader: PatchReader | None = None
+) -> tuple[str, float, float, tuple[tuple[float, float], ...]]:
+    """The recogniser's view of one patch read whole: (code or ``JK``, confidence, reject, index box).
+
+    The confidence is the best rank's probability times the best suit's (reject classes aside), so a
+    patch the network calls reject has a low one; ``reject`` is the larger reject probability. The index
+    box is the index column of the patch (its right edge for a sideways patch) mapped into the image.
+    """
+    from vision.index import PW, PX
+
+    r = (reader or default_patch_reader()).read(patch)
+    x0, x1 = 0.02 * PX, 0.2 * PX
+    if sideways:
+        x0, x1 = PW - x1, PW - x0
+    y0, y1 = 0.03 * PX, 0.5 * PX
+    box = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64).reshape(-1, 1, 2)
+    pts = cv2.perspectiveTransform(box, patch_to_image).reshape(-1, 2)
+    corner = tuple((float(x), float(y)) for x, y in pts)
+    ri, si = int(r.rank[:-1].argmax()), int(r.suit[:-1].argmax())
+    conf = float(r.rank[ri] * r.suit[si])
+    reject = float(max(r.rank[-1], r.suit[-1]))
+    if r.joker > 0.5 and r.joker > conf:
+        return "JK", r.joker, 0.0, corner
+    return RANKS[ri] + SUITS[si], conf, reject, corner
+
+
+# -- the recogniser's hook ---------------------------------------------------------------------------
+# "off"; "fallback": only where segmentation fails; "unsure": also where the glyph reading is unsure
+PATCH_MODES = ("off", "fallback", "unsure")
+DEFAULT_MODE = "unsure"  # chosen by measurement (vision/models/PATCH_READER.md)
+UNSURE_BELOW = 0.5  # a glyph reading less confident than this gets the patch reader's second opinion
+MIN_CONTRAST = 40  # darkest-channel spread (3rd to 90th percentile) below which a patch is bare paper
+
+
+def patch_mode() -> str:
+    mode = os.environ.get("DEALER_VISION_PATCH") or DEFAULT_MODE
+    if mode not in PATCH_MODES:
+        raise ModelError(f"unknown patch reader mode {mode!r}: expected one of {', '.join(PATCH_MODES)}")
+    return mode
+
+
+def has_ink(patch: np.ndarray) -> bool:
+    """Whether the patch holds any ink at all (bare paper or an even table is not worth a forward pass)."""
+    lo = cv2.min(cv2.min(patch[..., 0], patch[..., 1]), patch[..., 2])
+    dark, white = np.percentile(lo[::2, ::2], (3, 90))
+    return bool(white - dark >= MIN_CONTRAST)
+
+
+Whole = tuple[str, float, float, tuple[tuple[float, float], ...]]
+
+
+def second_opinion(
+    patch: np.ndarray,
+    patch_to_image: np.ndarray,
+    sideways: bool,
+    glyph_reading: tuple[str, float] | None,
+) -> Whole | None:
+    """What the recogniser should make of a corner whose glyphs it could not cut (``glyph_reading`` None)
+    or read only unsurely (code, confidence): the patch reader's reading, or None to keep its own.
+
+    Agreement raises the confidence as two independent readings do; disagreement goes to the more
+    confident reader."""
+    mode = patch_mode()
+    if mode == "off":
+        return None
+    if glyph_reading is not None and (mode != "unsure" or glyph_reading[1] >= UNSURE_BELOW):
+        return None
+    if not has_ink(patch):
+        return None
+    code, conf, reject, box = index_reading(patch, patch_to_image, sideways)
+    if glyph_reading is None:
+        return (code, conf, reject, box) if conf >= 0.05 else None
+    if code == glyph_reading[0]:
+        return code, 1.0 - (1.0 - conf) * (1.0 - glyph_reading[1]), reject, box
+    return (code, conf, reject, box) if conf > glyph_reading[1] else None
