@@ -128,7 +128,7 @@ def canvas_of(features: np.ndarray) -> np.ndarray:
 def _percentiles(values: np.ndarray, qs: tuple[float, ...]) -> list[float]:
     hist = np.bincount(values.ravel(), minlength=256).cumsum()
     total = float(hist[-1])
-    return [float(np.searchsorted(hist, q / 100.0 * total)) for q in qs]
+    return np.searchsorted(hist, [q / 100.0 * total for q in qs]).astype(float).tolist()  # type: ignore[no-any-return]
 
 
 def _mean_of(values: np.ndarray, where: np.ndarray) -> float:
