@@ -80,13 +80,53 @@ def test_one_cnn_forward_for_many_glyphs_gives_each_its_own_reading(features: np
         i += n
 
 
-def test_the_default_reader_reads_a_batch_as_it_reads_each_glyph(features: np.ndarray) -> None:
+def test_both_networks_read_a_batch_as_they_read_each_glyph(features: np.ndarray) -> None:
     model = default_model("cnn+mlp")
-    assert isinstance(model.rank, Blend)
+    assert isinstance(model.rank, Blend) and isinstance(model.suit, Blend)
     for head in (model.rank, model.suit):
-        batched = head.probabilities(features)
-        alone = np.concatenate([head.probabilities(features[i : i + 1]) for i in range(len(features))])
+        both = Blend(head.cnn, head.mlp)
+        batched = both.probabilities(features)
+        alone = np.concatenate([both.probabilities(features[i : i + 1]) for i in range(len(features))])
         assert np.array_equal(batched.argmax(axis=1), alone.argmax(axis=1))
         assert np.allclose(batched, alone, atol=1e-6)
+        # the default (the CNN asked only where the perceptrons are unsure) reads the same either way
+        assert np.array_equal(head.probabilities(features).argmax(axis=1), alone.argmax(axis=1))
     ranks = model.rank.probabilities(features)[:, :-1].argmax(axis=1)
     assert {model.rank.classes[r] for r in ranks} >= {"A", "10", "Q", "7", "K"}  # real readings, not junk
+
+
+class _CountingHead:
+    """A reader head that records how many glyphs it was asked about."""
+
+    def __init__(self, head: object) -> None:
+        self.head = head
+        self.glyphs = 0
+
+    @property
+    def classes(self) -> tuple[str, ...]:
+        return self.head.classes  # type: ignore[attr-defined, no-any-return]
+
+    def probabilities(self, x: np.ndarray) -> np.ndarray:
+        self.glyphs += len(np.atleast_2d(x))
+        return self.head.probabilities(x)  # type: ignore[attr-defined, no-any-return]
+
+
+def test_the_default_reader_asks_the_cnn_only_where_the_perceptrons_are_unsure(features: np.ndarray) -> None:
+    default = default_model("cnn+mlp")
+    for head in (default.rank, default.suit):
+        assert isinstance(head, Blend) and head.mlp_sure is not None
+        counting = _CountingHead(head.cnn)
+        cascade = Blend(counting, head.mlp, mlp_sure=head.mlp_sure)  # type: ignore[arg-type]
+        both = Blend(head.cnn, head.mlp)  # both networks on every glyph
+        pm = head.mlp.probabilities(features)
+        sure = pm.max(axis=1) >= head.mlp_sure
+        assert 0.3 < sure.mean() < 1.0  # rendered corners: most glyphs are sure, not all
+        got = np.concatenate([cascade.probabilities(features[i : i + 1]) for i in range(len(features))])
+        full = both.probabilities(features)
+        assert counting.glyphs == int((~sure).sum())  # the CNN saw exactly the unsure glyphs
+        assert np.array_equal(got.argmax(axis=1), full.argmax(axis=1))  # and every reading is the same
+        assert np.allclose(got[~sure], full[~sure], atol=1e-6)
+        assert np.allclose(got[sure], pm[sure], rtol=1e-4, atol=1e-7)  # the perceptrons' own reading
+        # a call with one unsure glyph among sure ones asks the CNN about all of them, for comparable rows
+        i, j = int(np.flatnonzero(sure)[0]), int(np.flatnonzero(~sure)[0])
+        assert np.allclose(cascade.probabilities(features[[i, j]]), full[[i, j]], atol=1e-6)
