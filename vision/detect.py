@@ -29,6 +29,13 @@ def min_channel(image: np.ndarray) -> np.ndarray:
     return np.minimum(np.minimum(image[..., 0], image[..., 1]), image[..., 2])
 
 
+def _norm(v: np.ndarray) -> np.floating:
+    """``np.linalg.norm`` of a vector, the very same number, without its generic argument handling
+    (it is called a few hundred times per frame on 2-vectors)."""
+    v = v.ravel(order="K")
+    return np.sqrt(v.dot(v))  # type: ignore[no-any-return]
+
+
 @dataclass(frozen=True)
 class CornerFrame:
     """A card corner: ``origin`` plus unit ``x``/``y`` axes along its two edges, and the card width.
@@ -67,12 +74,12 @@ class CardQuad:
     @property
     def width(self) -> float:
         c = self.corners
-        return float((np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[3] - c[2])) / 2)
+        return float((_norm(c[1] - c[0]) + _norm(c[3] - c[2])) / 2)
 
     @property
     def height(self) -> float:
         c = self.corners
-        return float((np.linalg.norm(c[2] - c[1]) + np.linalg.norm(c[0] - c[3])) / 2)
+        return float((_norm(c[2] - c[1]) + _norm(c[0] - c[3])) / 2)
 
     def frame(self, k: int) -> CornerFrame:
         """The corner frame at corner ``k``: k = 0, 2 are index corners (x along a short side)."""
@@ -84,8 +91,8 @@ class CardQuad:
         else:  # x runs along a long side: the card's own "up" is this frame's x
             src = np.array([[0, 0], [CARD_ASPECT, 0], [CARD_ASPECT, 1], [0, 1]], np.float32)
         h = cv2.getPerspectiveTransform(src, c.astype(np.float32))
-        w = float(np.linalg.norm(x)) if k % 2 == 0 else float(np.linalg.norm(y))
-        return CornerFrame(c[0], x / np.linalg.norm(x), y / np.linalg.norm(y), w, h)
+        w = float(_norm(x)) if k % 2 == 0 else float(_norm(y))
+        return CornerFrame(c[0], x / _norm(x), y / _norm(y), w, h)
 
 
 @dataclass(frozen=True)
@@ -162,7 +169,7 @@ def _refine_quad(contour: np.ndarray, approx: np.ndarray) -> np.ndarray:
     for i in range(4):
         a, b = approx[i], approx[(i + 1) % 4]
         d = b - a
-        length = np.linalg.norm(d)
+        length = _norm(d)
         if length < 1:
             return approx
         u = d / length
@@ -178,7 +185,7 @@ def _refine_quad(contour: np.ndarray, approx: np.ndarray) -> np.ndarray:
     out = []
     for i in range(4):
         p = _line_intersection(lines[i - 1][0], lines[i - 1][1], lines[i][0], lines[i][1])
-        if p is None or np.linalg.norm(p - approx[i]) > 0.2 * np.linalg.norm(approx[i] - approx[(i + 1) % 4]):
+        if p is None or _norm(p - approx[i]) > 0.2 * _norm(approx[i] - approx[(i + 1) % 4]):
             p = approx[i]
         out.append(p)
     return np.array(out)
@@ -186,7 +193,7 @@ def _refine_quad(contour: np.ndarray, approx: np.ndarray) -> np.ndarray:
 
 def _as_quad(corners: np.ndarray) -> CardQuad:
     c = _order_clockwise(corners)
-    if np.linalg.norm(c[1] - c[0]) > np.linalg.norm(c[2] - c[1]):  # start on a short side
+    if _norm(c[1] - c[0]) > _norm(c[2] - c[1]):  # start on a short side
         c = np.roll(c, -1, axis=0)
     return CardQuad(c)
 
@@ -203,26 +210,26 @@ def _blob_corners(contour: np.ndarray, card_width: float, scale: float) -> list[
         return []
     seg = [(poly[i], poly[(i + 1) % n]) for i in range(n)]
     min_long = 0.22 * card_width
-    long_idx = [i for i, (a, b) in enumerate(seg) if np.linalg.norm(b - a) >= min_long]
+    long_idx = [i for i, (a, b) in enumerate(seg) if _norm(b - a) >= min_long]
     frames: list[CornerFrame] = []
     for k, i in enumerate(long_idx):
         j = long_idx[(k + 1) % len(long_idx)]
         between = 0.0
         m = (i + 1) % n
         while m != j:
-            between += float(np.linalg.norm(seg[m][1] - seg[m][0]))
+            between += float(_norm(seg[m][1] - seg[m][0]))
             m = (m + 1) % n
         if between > 0.2 * card_width or i == j:
             continue
         a0, a1 = seg[i]
         b0, b1 = seg[j]
-        di = (a1 - a0) / np.linalg.norm(a1 - a0)
-        dj = (b1 - b0) / np.linalg.norm(b1 - b0)
+        di = (a1 - a0) / _norm(a1 - a0)
+        dj = (b1 - b0) / _norm(b1 - b0)
         cross = di[0] * dj[1] - di[1] * dj[0]
         if cross < np.sin(np.radians(65)):  # must turn clockwise on screen by about 90 degrees (convex)
             continue
         p = _line_intersection(a0, di, b0, dj)
-        if p is None or np.linalg.norm(p - a1) > 0.25 * card_width:
+        if p is None or _norm(p - a1) > 0.25 * card_width:
             continue
         x = dj
         y = -di
@@ -268,7 +275,7 @@ def _fine_corners(
     if n < 3:
         return []
     seg = [(poly[i], poly[(i + 1) % n]) for i in range(n)]
-    lens = [float(np.linalg.norm(b - a)) for a, b in seg]
+    lens = [float(_norm(b - a)) for a, b in seg]
     dirs = [(b - a) / max(ln, 1e-9) for (a, b), ln in zip(seg, lens, strict=True)]
 
     def turn(d0: np.ndarray, d1: np.ndarray) -> float:
@@ -290,7 +297,7 @@ def _fine_corners(
         if turn(dirs[a], dirs[b]) < np.sin(np.radians(60)):
             return vertex
         p = _line_intersection(seg[a][0], dirs[a], seg[b][0], dirs[b])
-        return vertex if p is None or np.linalg.norm(p - vertex) > 0.12 * cw else p
+        return vertex if p is None or _norm(p - vertex) > 0.12 * cw else p
 
     found: list[tuple[float, CornerFrame]] = []
     for i in range(n):
@@ -315,7 +322,7 @@ def _fine_corners(
         if not 2 < f.origin[0] < image.shape[1] - 3 or not 2 < f.origin[1] < image.shape[0] - 3:
             continue
         if length >= 0.25 * cw or not any(
-            np.linalg.norm(f.origin - g.origin) < 0.1 * cw and float(f.x @ g.x) > 0.95 for g in frames
+            _norm(f.origin - g.origin) < 0.1 * cw and float(f.x @ g.x) > 0.95 for g in frames
         ):
             frames.append(f)
     return frames
@@ -325,9 +332,7 @@ def _merge_frames(frames: list[CornerFrame], extra: list[CornerFrame]) -> list[C
     """``frames`` plus those of ``extra`` not already there (same place and direction)."""
     out = list(frames)
     for f in extra:
-        if not any(
-            np.linalg.norm(f.origin - g.origin) < 0.1 * g.width and float(f.x @ g.x) > 0.9 for g in out
-        ):
+        if not any(_norm(f.origin - g.origin) < 0.1 * g.width and float(f.x @ g.x) > 0.9 for g in out):
             out.append(f)
     return out
 
@@ -349,13 +354,13 @@ def _resolve_quads(quads: list[CardQuad]) -> list[CardQuad]:
         union = any(
             j != i
             and areas[j] < 0.8 * areas[i]
-            and np.linalg.norm(centres[j] - centres[i]) > 0.3 * widths[i]
+            and _norm(centres[j] - centres[i]) > 0.3 * widths[i]
             and cv2.pointPolygonTest(polys[i], (float(centres[j][0]), float(centres[j][1])), False) >= 0
             for j in range(len(quads))
         )
         if union:
             continue
-        if any(np.linalg.norm(centres[i] - centres[k]) < 0.3 * widths[k] for k in keep):
+        if any(_norm(centres[i] - centres[k]) < 0.3 * widths[k] for k in keep):
             continue
         keep.append(i)
     return [quads[i] for i in keep]
@@ -448,7 +453,7 @@ def detect_cards(
         if width <= 0:
             peri = cv2.arcLength(cnt, True)
             poly = cv2.approxPolyDP(cnt, 0.01 * peri, True).reshape(-1, 2).astype(float)
-            longest = max(float(np.linalg.norm(poly[i] - poly[i - 1])) for i in range(len(poly)))
+            longest = max(float(_norm(poly[i] - poly[i - 1])) for i in range(len(poly)))
             width = longest / CARD_ASPECT
         if width < min_w:
             continue
