@@ -28,18 +28,29 @@ _CELL_OF = (np.arange(GLYPH)[:, None] // CELL) * (GLYPH // CELL) + (np.arange(GL
 
 def hog(canvas: np.ndarray) -> np.ndarray:
     """Histogram of oriented gradients: 4×4 cells of 9 unsigned orientations, 2×2-cell blocks."""
-    img = canvas.astype(np.float32)
-    gx = cv2.Sobel(img, cv2.CV_32F, 1, 0, ksize=1)
-    gy = cv2.Sobel(img, cv2.CV_32F, 0, 1, ksize=1)
-    mag, ang = cv2.cartToPolar(gx, gy, angleInDegrees=True)
+    return hog_many(canvas[None])[0]
+
+
+def hog_many(canvases: np.ndarray) -> np.ndarray:
+    """``hog`` of each of K GLYPH × GLYPH canvases (K × GLYPH × GLYPH) at once: K × 324."""
+    img = canvases.astype(np.float32)
+    k = len(img)
+    # central differences (cv2.Sobel, ksize=1): zero on the border, where the mirrored pixel equals
+    # the one on the other side
+    gx = np.zeros_like(img)
+    gy = np.zeros_like(img)
+    gx[:, :, 1:-1] = img[:, :, 2:] - img[:, :, :-2]
+    gy[:, 1:-1, :] = img[:, 2:, :] - img[:, :-2, :]
+    mag, ang = cv2.cartToPolar(gx.reshape(-1, GLYPH), gy.reshape(-1, GLYPH), angleInDegrees=True)
     b = (np.mod(ang, 180.0) / (180.0 / BINS)).astype(np.int32) % BINS
     n = GLYPH // CELL
-    hist = np.bincount((_CELL_OF * BINS + b).ravel(), weights=mag.ravel(), minlength=n * n * BINS)
-    hist = hist.reshape(n, n, BINS)
-    # the 2×2-cell blocks at once, each laid out as hist[i:i+2, j:j+2].ravel() and L2-normalised
-    blocks = np.concatenate([hist[:-1, :-1], hist[:-1, 1:], hist[1:, :-1], hist[1:, 1:]], axis=2)
-    norms = np.sqrt(np.einsum("ijk,ijk->ij", blocks, blocks))[..., None]
-    return (blocks / (norms + 1e-3)).astype(np.float32).ravel()
+    cells = n * n * BINS
+    idx = (_CELL_OF * BINS + b.reshape(k, GLYPH, GLYPH)) + (np.arange(k) * cells)[:, None, None]
+    hist = np.bincount(idx.ravel(), weights=mag.ravel(), minlength=k * cells).reshape(k, n, n, BINS)
+    # the 2×2-cell blocks, each laid out as hist[i:i+2, j:j+2].ravel() and L2-normalised
+    blocks = np.concatenate([hist[:, :-1, :-1], hist[:, :-1, 1:], hist[:, 1:, :-1], hist[:, 1:, 1:]], axis=3)
+    norms = np.sqrt(np.einsum("kijl,kijl->kij", blocks, blocks))[..., None]
+    return (blocks / (norms + 1e-3)).astype(np.float32).reshape(k, -1)
 
 
 def patch_matrix(frame: CornerFrame, sideways: bool) -> np.ndarray:
@@ -107,13 +118,21 @@ def _describe(ink: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
 
 def _describe_crop(crop: np.ndarray) -> np.ndarray:
     """``_describe`` of a glyph's ink already cut to its box."""
-    h, w = crop.shape
-    canvas = _fit(crop, GLYPH, 2, area_only=True)
-    grad = hog(canvas)
-    pix = cv2.resize(canvas, (12, 12), interpolation=cv2.INTER_AREA).astype(np.float32).ravel() / 255.0
-    shape = np.array([np.log(h / max(w, 1)), h / PX * 4, w / PX * 4], np.float32)
-    big = _fit(crop, CANVAS, 4).astype(np.float32).ravel() / 255.0
-    return np.concatenate([grad, pix, shape, big])
+    return _describe_crops([crop])[0]
+
+
+def _describe_crops(crops: list[np.ndarray]) -> list[np.ndarray]:
+    """``_describe_crop`` of several glyphs, their HOG computed together."""
+    canvases = [_fit(c, GLYPH, 2, area_only=True) for c in crops]
+    grads = hog_many(np.stack(canvases))
+    out = []
+    for crop, canvas, grad in zip(crops, canvases, grads, strict=True):
+        h, w = crop.shape
+        pix = cv2.resize(canvas, (12, 12), interpolation=cv2.INTER_AREA).astype(np.float32).ravel() / 255.0
+        shape = np.array([np.log(h / max(w, 1)), h / PX * 4, w / PX * 4], np.float32)
+        big = _fit(crop, CANVAS, 4).astype(np.float32).ravel() / 255.0
+        out.append(np.concatenate([grad, pix, shape, big]))
+    return out
 
 
 DESCRIPTOR_LEN = (GLYPH // CELL - 1) ** 2 * 4 * BINS + 12 * 12 + 3  # the hand-made part of a glyph's features
@@ -230,7 +249,8 @@ def segment_index(patch: np.ndarray, *, from_right: bool = False) -> IndexGlyphs
     red = cv2.subtract(r, cv2.max(b, g), dtype=cv2.CV_16S)  # how much redder than blue or green
     cast = _mean_of(red, lo >= paper_level) / scale
 
-    def glyph(lbls: list[int], box: tuple[int, int, int, int]) -> Glyph:
+    def glyph(lbls: list[int], box: tuple[int, int, int, int]) -> tuple[np.ndarray, float]:
+        """The glyph's own ink cut to ``box``, and its redness."""
         x, y, w, h = box
         x0, y0 = max(x - 1, 0), max(y - 1, 0)
         x1, y1 = min(x + w + 1, lo.shape[1]), min(y + h + 1, lo.shape[0])
@@ -246,11 +266,25 @@ def segment_index(patch: np.ndarray, *, from_right: bool = False) -> IndexGlyphs
         ink = (soft * sel * 255).astype(np.uint8)  # the glyph's own ink, in its box grown by a pixel
         own_red = _mean_of(red[y0:y1, x0:x1], own)
         redness = own_red / scale - cast if own.any() else 0.0
-        return Glyph(box, _describe_crop(ink[y - y0 : y - y0 + h, x - x0 : x - x0 + w]), redness)
+        return ink[y - y0 : y - y0 + h, x - x0 : x - x0 + w], redness
 
-    rank = glyph([c[0] for c in members], (rx0, ry0, rx1 - rx0, ry1 - ry0))
-    alternatives = (glyph([seed[0]], (seed[1], seed[2], seed[3], seed[4])),) if len(members) > 1 else ()
-    suit = glyph([suit_c[0]], (suit_c[1], suit_c[2], suit_c[3], suit_c[4])) if suit_c else None
+    parts: list[tuple[list[int], tuple[int, int, int, int]]] = [
+        ([c[0] for c in members], (rx0, ry0, rx1 - rx0, ry1 - ry0))
+    ]
+    if len(members) > 1:
+        parts.append(([seed[0]], (seed[1], seed[2], seed[3], seed[4])))
+    if suit_c:
+        parts.append(([suit_c[0]], (suit_c[1], suit_c[2], suit_c[3], suit_c[4])))
+    cut = [glyph(lbls, box) for lbls, box in parts]
+    glyphs = [
+        Glyph(box, features, redness)
+        for (_, box), (_, redness), features in zip(
+            parts, cut, _describe_crops([c for c, _ in cut]), strict=True
+        )
+    ]
+    rank = glyphs[0]
+    alternatives = (glyphs[1],) if len(members) > 1 else ()
+    suit = glyphs[-1] if suit_c else None
     return IndexGlyphs(rank, suit, (white - dark) / 255.0, alternatives)
 
 

@@ -7,7 +7,18 @@ import numpy as np
 import pytest
 
 from vision.detect import CardQuad, min_channel
-from vision.index import BINS, CELL, GLYPH, IndexGlyphs, _describe, _mean_of, cut_patch, hog, segment_index
+from vision.index import (
+    BINS,
+    CELL,
+    GLYPH,
+    IndexGlyphs,
+    _describe,
+    _mean_of,
+    cut_patch,
+    hog,
+    hog_many,
+    segment_index,
+)
 from vision.render import CardStyle, render_card
 
 
@@ -108,3 +119,12 @@ def test_red_ink_is_told_from_black_under_a_colour_cast(cast: tuple[int, int, in
         assert r.suit is not None and b.suit is not None
         assert r.suit.redness > 0.3 and r.rank.redness > 0.3, red
         assert abs(b.suit.redness) < 0.1 and abs(b.rank.redness) < 0.1, black
+
+
+def test_hog_of_many_canvases_is_each_canvas_hog() -> None:
+    rng = np.random.default_rng(8)
+    canvases = rng.integers(0, 256, (5, GLYPH, GLYPH), dtype=np.uint8)
+    together = hog_many(canvases)
+    assert together.shape == (5, (GLYPH // CELL - 1) ** 2 * 4 * BINS)
+    for c, row in zip(canvases, together, strict=True):
+        assert np.array_equal(hog(c), row)
