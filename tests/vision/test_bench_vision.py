@@ -1,0 +1,61 @@
+"""``dealer bench vision`` reporting (dealer/commands/bench_vision.py): each frame kind against its target,
+with the time split into finding and reading. The timing itself is measured, never asserted."""
+
+from __future__ import annotations
+
+import time
+
+from dealer.commands.bench_vision import LABELS, TARGETS_MS, _time, summary
+
+
+class _Recognizer:
+    """Stands in for vision.Recognizer: finding takes ``find_s``, the whole recognition ``total_s``."""
+
+    def __init__(self, find_s: float, total_s: float) -> None:
+        self.find_s, self.total_s = find_s, total_s
+
+    def recognize(self, frame: object) -> list[object]:
+        time.sleep(self.total_s)
+        return []
+
+    def _detect(self, frame: object) -> object:
+        time.sleep(self.find_s)
+        return None
+
+
+def test_each_timing_carries_its_target_and_a_find_read_split() -> None:
+    r = _time(_Recognizer(0.002, 0.006), [object(), object()], repeat=2, target_ms=5.0)
+    assert r["frames"] == 4 and r["target_ms"] == 5.0
+    assert r["median_ms"] >= 6.0 and r["met"] is False  # 6 ms against a 5 ms target
+    assert 2.0 <= r["find_median_ms"] < r["median_ms"]
+    assert abs(r["find_median_ms"] + r["read_median_ms"] - r["median_ms"]) < 0.02
+    assert 0 <= r["cpu_median_ms"] < r["median_ms"]  # sleeping is not CPU time
+
+
+def test_the_summary_names_every_target_and_whether_it_is_met() -> None:
+    def timing(median: float, target: float) -> dict[str, object]:
+        return {
+            "median_ms": median,
+            "p90_ms": median,
+            "cpu_median_ms": median,
+            "find_median_ms": median / 2,
+            "read_median_ms": median / 2,
+            "target_ms": target,
+            "met": median <= target,
+            "frames": 3,
+        }
+
+    result = {
+        "shoe_frame_640x480": timing(3.1, TARGETS_MS["shoe_frame_640x480"]),
+        "table_frame_1920x1080_12_cards": timing(71.0, TARGETS_MS["table_frame_1920x1080_12_cards"]),
+        "photo_6000x4000_9_cards": timing(420.0, TARGETS_MS["photo_6000x4000_9_cards"]),
+        "table_cards_found": [12, 12],
+        "photo_cards_found": 9,
+        "finder": {"table": "both", "shoe": "classic"},
+        "machine": "test",
+    }
+    lines = summary(result)
+    assert [line.split(":")[0] for line in lines[:3]] == list(LABELS.values())
+    assert "3.1 ms median (target ≤ 5 ms: met)" in lines[0]
+    assert "71.0 ms median (target ≤ 50 ms: NOT met)" in lines[1]
+    assert "(target ≤ 1500 ms: met)" in lines[2] and "find 210.0 ms, read 210.0 ms" in lines[2]
