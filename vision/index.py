@@ -312,8 +312,8 @@ def letter_column(patch: np.ndarray) -> int:
     ink = (lo < min(otsu, white - 30.0)).astype(np.uint8)
     n, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
     boxes = [
-        (int(x), int(y), int(w), int(h))
-        for x, y, w, h, area in stats[1:]
+        (x, y, w, h)
+        for x, y, w, h, area in stats[1:].tolist()
         if area >= 8
         and x > 0
         and y > 0
