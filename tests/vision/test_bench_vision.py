@@ -28,7 +28,7 @@ def test_each_timing_carries_its_target_and_a_find_read_split() -> None:
     assert r["frames"] == 4 and r["target_ms"] == 5.0
     assert r["median_ms"] >= 6.0 and r["met"] is False  # 6 ms against a 5 ms target
     assert 2.0 <= r["find_median_ms"] < r["median_ms"]
-    assert abs(r["find_median_ms"] + r["read_median_ms"] - r["median_ms"]) < 0.02
+    assert 2.5 < r["read_median_ms"] < r["median_ms"]  # about 6 - 2 ms: the rest of each frame
     assert 0 <= r["cpu_median_ms"] < r["median_ms"]  # sleeping is not CPU time
 
 
