@@ -258,9 +258,9 @@ def _fine_corners(
     crop = cv2.GaussianBlur(min_channel(c), (5, 5), 0)
     _, mask = cv2.threshold(crop, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-    own = np.zeros(crop.shape, np.uint8)  # only this region, not a neighbour inside the same box
-    cv2.drawContours(own, [(contour * scale - [x0, y0]).astype(np.int32)], -1, 255, -1)
-    own = cv2.dilate(own, np.ones((3, 3), np.uint8), iterations=max(2, int(scale) + 1))
+    region = np.zeros(crop.shape, np.uint8)  # only this region, not a neighbour inside the same box
+    cv2.drawContours(region, [(contour * scale - [x0, y0]).astype(np.int32)], -1, 255, -1)
+    own = cv2.dilate(region, np.ones((3, 3), np.uint8), iterations=max(2, int(scale) + 1))
     mask = cv2.bitwise_and(mask, own)
     cnts, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     if not cnts:

@@ -167,13 +167,10 @@ class GlyphModel:
 
         def mlp(prefix: str, classes: tuple[str, ...]) -> Mlp:
             try:
-                m = Mlp(
-                    *(
-                        data[f"{prefix}_{k}"].astype(np.float32)
-                        for k in ("mean", "std", "w1", "b1", "w2", "b2")
-                    ),
-                    classes=classes,
+                mean, std, w1, b1, w2, b2 = (
+                    data[f"{prefix}_{k}"].astype(np.float32) for k in ("mean", "std", "w1", "b1", "w2", "b2")
                 )
+                m = Mlp(mean, std, w1, b1, w2, b2, classes)
             except KeyError as exc:
                 raise ModelError(f"glyph model lacks array {exc}") from exc
             if m.w2.shape[1] != len(classes):
