@@ -42,9 +42,9 @@ def prepare(patches: np.ndarray | list[np.ndarray]) -> np.ndarray:
     for i, p in enumerate(patches):
         if p.ndim != 3 or p.shape[2] != 3:
             raise ValueError(f"a corner patch is an H×W×3 BGR image, got shape {p.shape}")
-        small = cv2.resize(p, (INPUT_W, INPUT_H), interpolation=cv2.INTER_AREA).astype(np.float32)
-        small = (small - small.mean()) / (small.std() + 8.0)
-        out[i] = small.transpose(2, 0, 1)
+        small = cv2.resize(p, (INPUT_W, INPUT_H), interpolation=cv2.INTER_AREA)
+        mean, std = (float(v[0, 0]) for v in cv2.meanStdDev(small.reshape(-1)))
+        out[i] = cv2.dnn.blobFromImage(small, 1.0 / (std + 8.0), mean=(mean, mean, mean))[0]
     return out
 
 
@@ -175,6 +175,9 @@ PATCH_MODES = ("off", "fallback", "unsure")
 DEFAULT_MODE = "unsure"  # chosen by measurement (vision/models/PATCH_READER.md)
 UNSURE_BELOW = 0.5  # a glyph reading less confident than this gets the patch reader's second opinion
 MIN_CONTRAST = 40  # darkest-channel spread (3rd to 90th percentile) below which a patch is bare paper
+# cards wider than this (px) are left to the glyph readers: their indices segment well, and in a table
+# frame most corners the patch reader would be asked about there hold no index at all (measured)
+MAX_WIDTH = 130.0
 
 
 def patch_mode() -> str:
@@ -182,6 +185,10 @@ def patch_mode() -> str:
     if mode not in PATCH_MODES:
         raise ModelError(f"unknown patch reader mode {mode!r}: expected one of {', '.join(PATCH_MODES)}")
     return mode
+
+
+def max_width() -> float:
+    return float(os.environ.get("DEALER_VISION_PATCH_MAX_WIDTH") or MAX_WIDTH)
 
 
 def has_ink(patch: np.ndarray) -> bool:
@@ -210,7 +217,11 @@ def second_opinion(
         return None
     if glyph_reading is not None and (mode != "unsure" or glyph_reading[1] >= UNSURE_BELOW):
         return None
-    if not has_ink(patch):
+    from vision.index import PX
+
+    m = patch_to_image / patch_to_image[2, 2]
+    card_width = PX * float(np.sqrt(abs(np.linalg.det(m[:2, :2]))))  # image px per card width
+    if card_width > max_width() or not has_ink(patch):
         return None
     code, conf, reject, box = index_reading(patch, patch_to_image, sideways)
     if glyph_reading is None:

@@ -26,6 +26,7 @@ from vision.detect import CardQuad, CornerFrame, Detection, detect_cards, min_ch
 from vision.finder import find_cards
 from vision.glyphs import RANK_CLASSES, SUIT_CLASSES, GlyphModel, default_model
 from vision.index import PX, cut_patch, letter_column, segment_index
+from vision.patch_reader import second_opinion
 from vision.render import CARD_ASPECT
 from vision.sighting import BACK, JOKER, RED_SUITS, Sighting
 
@@ -103,7 +104,9 @@ class Recognizer:
         patch, m = cut_patch(image, frame, sideways)
         glyphs = segment_index(patch, from_right=sideways)
         if glyphs is None or glyphs.suit is None:
-            return None, glyphs is not None
+            # no rank over suit cut apart (a tiny or blurred index): the patch reader reads it whole
+            whole = second_opinion(patch, m, sideways, None)
+            return (Reading(*whole), True) if whole else (None, glyphs is not None)
         options = (glyphs.rank,) + glyphs.rank_alternatives
         prs = self.model.rank.probabilities(np.stack([g.features for g in options]))
         best = int(prs[:, -1].argmin())  # the rank reading that looks most like a glyph
@@ -132,6 +135,8 @@ class Recognizer:
             x0, x1 = patch.shape[1] - x1, patch.shape[1] - x0
         box = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64).reshape(-1, 1, 2)
         pts = cv2.perspectiveTransform(box, m).reshape(-1, 2)
+        if whole := second_opinion(patch, m, sideways, (_RANKS[r] + _SUITS[s], conf)):  # an unsure reading
+            return Reading(*whole), True
         return Reading(_RANKS[r] + _SUITS[s], conf, reject, tuple((float(x), float(y)) for x, y in pts)), True
 
     # -- whole cards --------------------------------------------------------------------------------

@@ -566,6 +566,27 @@ def bench(model: str, d: dict[str, np.ndarray]) -> dict[str, float]:
     return scores(out, d)
 
 
+def speed(model: str, repeats: int = 300) -> dict[str, float]:
+    """CPU milliseconds per call on one thread (process time): the network on one prepared patch, and a
+    whole ``PatchReader.read`` (shrinking and normalising a 99 × 57 patch included)."""
+    from vision.patch_reader import PatchReader, prepare
+
+    cv2.setNumThreads(1)
+    reader = PatchReader.load(model)
+    patch = np.random.default_rng(0).integers(0, 255, (PH, PW, 3)).astype(np.uint8)
+    x = prepare([patch])
+
+    def ms(fn) -> float:  # type: ignore[no-untyped-def]
+        for _ in range(20):
+            fn()
+        t = time.process_time()
+        for _ in range(repeats):
+            fn()
+        return (time.process_time() - t) / repeats * 1000
+
+    return {"forward_ms": ms(lambda: reader.logits(x)), "read_ms": ms(lambda: reader.read(patch))}
+
+
 # the test fixture: held-out fonts' glyph masks (tests/vision/test_patch_reader.py draws the cards)
 FIXTURE_DECKS = {
     "libertine": ("/usr/share/fonts/opentype/linux-libertine/LinLibertine_R.otf", True),
@@ -602,10 +623,15 @@ def main() -> None:
     ap.add_argument("--generate-only", action="store_true")
     ap.add_argument("--bench", action="store_true", help="score --model on held-out fonts (seed 90)")
     ap.add_argument("--model", default="vision/models/patch_reader.onnx")
+    ap.add_argument("--speed", action="store_true", help="time --model per patch on one thread")
     ap.add_argument("--fixture", help="write the held-out font masks the tests render to this .npz")
     a = ap.parse_args()
     if a.fixture:
         fixture(a.fixture)
+        return
+    if a.speed:
+        for k, v in speed(a.model).items():
+            print(f"{k:>12}: {v:.3f}")
         return
     val = data_set(1000, 90, "heldout", a.cache)  # held-out font families and seed: never trained on
     if a.bench:
