@@ -173,3 +173,27 @@ def test_reads_a_small_blurred_card_the_segmenting_reader_cannot_cut(masks: dict
     code, conf, reject, box = index_reading(patch, m, False)
     assert code == "9D" and conf > 0.5 and reject < 0.3 and len(box) == 4
     assert [s.card for s in rec.recognize(frame)] == ["9D"]
+
+
+def test_on_55_px_cards_of_unseen_decks_it_reads_far_more_than_the_glyph_readers(
+    masks: dict[str, np.ndarray], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every card of two held-out decks at 55 px wide: the whole-patch reader against the segmenting
+    glyph readers alone (the recogniser with the patch reader switched off)."""
+    reader = default_patch_reader()
+    glyphs_only = Recognizer("table")
+    monkeypatch.setenv("DEALER_VISION_PATCH", "off")
+    patch_right = glyph_right = n = 0
+    for k, deck in ((1, "bookman"), (2, "lato")):
+        style = deck_style(deck, masks, k)
+        for i, code in enumerate(r + s for s in SUITS for r in RANKS):
+            card = render_card(code, 200, style, seed=i)
+            frame, corners = photograph(card.image, card.mask, 55, 29.0 * i, seed=i, jpeg=80)
+            corner = CardQuad(corners).frame(0)
+            patch_right += reader.read(cut_patch(frame, corner)[0]).card == code
+            old = glyphs_only.read_corner(frame, corner)
+            glyph_right += old is not None and old.card == code and old.confidence >= 0.35
+            n += 1
+    # measured 2026-11-23: 99 / 104 against 63 / 104
+    assert patch_right / n >= 0.92, (patch_right, glyph_right, n)
+    assert glyph_right / n <= 0.75, (patch_right, glyph_right, n)
