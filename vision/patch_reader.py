@@ -175,8 +175,9 @@ PATCH_MODES = ("off", "fallback", "unsure")
 DEFAULT_MODE = "unsure"  # chosen by measurement (vision/models/PATCH_READER.md)
 UNSURE_BELOW = 0.5  # a glyph reading less confident than this gets the patch reader's second opinion
 MIN_CONTRAST = 40  # darkest-channel spread (3rd to 90th percentile) below which a patch is bare paper
-# cards wider than this (px) are left to the glyph readers: their indices segment well, and in a table
-# frame most corners the patch reader would be asked about there hold no index at all (measured)
+# in a table frame, cards wider than this (px) are left to the glyph readers: their indices segment
+# well, and most corners the patch reader would be asked about there hold no index at all (measured:
+# without the limit a held-out scene asked it ~60 times a frame for two more cards of 147)
 MAX_WIDTH = 130.0
 
 
@@ -206,12 +207,15 @@ def second_opinion(
     patch_to_image: np.ndarray,
     sideways: bool,
     glyph_reading: tuple[str, float] | None,
+    *,
+    any_width: bool = False,
 ) -> Whole | None:
     """What the recogniser should make of a corner whose glyphs it could not cut (``glyph_reading`` None)
     or read only unsurely (code, confidence): the patch reader's reading, or None to keep its own.
 
     Agreement raises the confidence as two independent readings do; disagreement goes to the more
-    confident reader."""
+    confident reader. Cards wider than ``MAX_WIDTH`` are left to the glyph readers unless ``any_width``
+    (the shoe: one card in the window, so a few corners at most)."""
     mode = patch_mode()
     if mode == "off":
         return None
@@ -221,7 +225,7 @@ def second_opinion(
 
     m = patch_to_image / patch_to_image[2, 2]
     card_width = PX * float(np.sqrt(abs(np.linalg.det(m[:2, :2]))))  # image px per card width
-    if card_width > max_width() or not has_ink(patch):
+    if (card_width > max_width() and not any_width) or not has_ink(patch):
         return None
     code, conf, reject, box = index_reading(patch, patch_to_image, sideways)
     if glyph_reading is None:

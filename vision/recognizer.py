@@ -105,7 +105,7 @@ class Recognizer:
         glyphs = segment_index(patch, from_right=sideways)
         if glyphs is None or glyphs.suit is None:
             # no rank over suit cut apart (a tiny or blurred index): the patch reader reads it whole
-            whole = second_opinion(patch, m, sideways, None)
+            whole = second_opinion(patch, m, sideways, None, any_width=self.mode == "shoe")
             return (Reading(*whole), True) if whole else (None, glyphs is not None)
         options = (glyphs.rank,) + glyphs.rank_alternatives
         prs = self.model.rank.probabilities(np.stack([g.features for g in options]))
@@ -135,7 +135,8 @@ class Recognizer:
             x0, x1 = patch.shape[1] - x1, patch.shape[1] - x0
         box = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64).reshape(-1, 1, 2)
         pts = cv2.perspectiveTransform(box, m).reshape(-1, 2)
-        if whole := second_opinion(patch, m, sideways, (_RANKS[r] + _SUITS[s], conf)):  # an unsure reading
+        unsure = (_RANKS[r] + _SUITS[s], conf)
+        if whole := second_opinion(patch, m, sideways, unsure, any_width=self.mode == "shoe"):
             return Reading(*whole), True
         return Reading(_RANKS[r] + _SUITS[s], conf, reject, tuple((float(x), float(y)) for x, y in pts)), True
 
