@@ -1,41 +1,84 @@
-"""The learned card finder: a small segmentation network run with ``cv2.dnn`` on a downscaled copy.
+"""The learned card finder: a small network run with ``cv2.dnn`` on a downscaled copy of the frame.
 
 The network (``vision/models/finder.onnx``, trained only on the project's synthetic scenes, see
-``vision/models/FINDER.md``) maps a frame to three maps at half its input resolution: card interior,
-card boundary (card/table and card/card edges) and index-corner centres. Cards come apart where
-the boundary map cuts the interior map: each piece grows back to its edges by watershed, a piece
-that is a clean quadrilateral is a whole card, any other piece (a card partly covered by another,
-a fan) is searched for card corners exactly as the threshold finder does. Every coordinate returned
-is in full-image pixels, so the index is then read at full resolution: the finder sees a 640×480
-webcam frame and a 24-megapixel photo at the same working size.
+``vision/models/FINDER.md``) maps a frame to maps at a quarter of its input resolution: card
+interior, card boundary, index centres, and, at every index centre, the reading frame of that card
+corner: where the corner is and the card's two edge vectors from it (the local affine of the card).
+
+* :func:`index_frames` — every visible index: peaks of the index map, each with the corner frame
+  the network regressed there, in full-image pixels, to be read upright (or sideways, for the
+  mirrored index of a four-index deck) at full resolution. No contour has to survive: a card that
+  is overlapped, under a chip or cut by the frame edge is found wherever one index shows.
+* :func:`find_cards` — whole-card quads where the interior map holds a clean card piece (backs,
+  jokers and faces whose index the network missed), snapped to the full-resolution edges.
+
+The finder sees a 640×480 webcam frame and a 24-megapixel photo at the same working size.
 """
 
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from vision.detect import (
-    Blob,
-    CardQuad,
-    CornerFrame,
-    Detection,
-    _as_quad,
-    _blob_corners,
-    _fine_corners,
-    _merge_frames,
-    _refine_quad,
-    _resolve_quads,
-)
+from vision.detect import CardQuad, CornerFrame, Detection, _as_quad, _refine_quad, _resolve_quads
 from vision.errors import VisionError
 from vision.render import CARD_ASPECT
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "finder.onnx"
-_MULTIPLE = 16  # the network downsamples four times
+STRIDE = 4  # the maps are at a quarter of the input resolution
+_MULTIPLE = 32  # the network downsamples five times
+_MAPS = 3  # interior, boundary, index (logits); then the corner regression
+_REG = 7  # corner offset, short-edge vector, long-edge vector (per card width), log card width
+
+
+@dataclass(frozen=True)
+class FinderMaps:
+    """One forward pass: probabilities (3, h, w) and the raw corner regression (7, h, w) at
+    ``STRIDE`` of the network input, which was the frame scaled by 1 / ``scale``."""
+
+    prob: np.ndarray
+    reg: np.ndarray
+    scale: float
+    size: tuple[int, int]  # network input (w, h) before padding
+
+
+@dataclass(frozen=True)
+class IndexFrame:
+    """A visible index and the reading frame of its card corner (full-image pixels).
+
+    ``frame.homography`` is the card's local affine at the corner (card widths → pixels);
+    ``sideways`` says the corner is a four-index deck's mirrored one, read across the long edge.
+    """
+
+    frame: CornerFrame
+    sideways: bool
+    score: float
+
+    def outline(self) -> np.ndarray:
+        """The card's four corners implied by the corner's affine, clockwise on screen from a short side."""
+        a = CARD_ASPECT
+        unit = [(0, 0), (a, 0), (a, 1), (0, 1)] if self.sideways else [(0, 0), (1, 0), (1, a), (0, a)]
+        pts = np.array(unit, np.float64).reshape(-1, 1, 2)
+        out = cv2.perspectiveTransform(pts, self.frame.card_to_image()).reshape(-1, 2)
+        return np.roll(out, 1, axis=0) if self.sideways else out
+
+
+def frame_from_vectors(corner: np.ndarray, s: np.ndarray, long: np.ndarray, score: float = 1.0) -> IndexFrame:
+    """The reading frame of a card corner from its short-edge vector ``s`` (length = card width)
+    and long-edge vector ``long`` (per card width). Right-handed (s, long) on screen is an upright
+    index; left-handed is a four-index deck's mirrored corner, read sideways with x along ``long``."""
+    corner, s, long = (np.asarray(v, np.float64) for v in (corner, s, long))
+    width = float(np.linalg.norm(s))
+    sideways = float(s[0] * long[1] - s[1] * long[0]) < 0
+    x, y = (long, s) if sideways else (s, long)
+    hom = np.array([[x[0], y[0], corner[0]], [x[1], y[1], corner[1]], [0.0, 0.0, 1.0]])
+    frame = CornerFrame(corner, x / np.linalg.norm(x), y / np.linalg.norm(y), width, hom)
+    return IndexFrame(frame, sideways, score)
 
 
 class FinderModel:
@@ -48,9 +91,16 @@ class FinderModel:
         self.onnx = np.frombuffer(path.read_bytes(), np.uint8)
         self._local = threading.local()
         try:
-            self._net()
+            net = self._net()
+            net.setInput(np.zeros((1, 3, _MULTIPLE, _MULTIPLE), np.float32))
+            channels = net.forward().shape[1]
         except cv2.error as exc:
             raise VisionError(f"card finder model {path} could not be loaded by cv2.dnn: {exc}") from exc
+        if channels != _MAPS + _REG:
+            raise VisionError(
+                f"card finder model {path} gives {channels} maps: expected {_MAPS + _REG} "
+                "(interior, boundary, index and the corner regression)"
+            )
 
     def _net(self) -> cv2.dnn.Net:
         net = getattr(self._local, "net", None)
@@ -59,12 +109,12 @@ class FinderModel:
             self._local.net = net
         return net
 
-    def maps(self, image: np.ndarray, long_side: int) -> tuple[np.ndarray, float]:
-        """Probabilities (3, h, w) at the network input size, and full-image pixels per map pixel."""
+    def run(self, image: np.ndarray, long_side: int) -> FinderMaps:
+        """The network's maps for ``image`` scaled so that its long side is at most ``long_side``."""
         h, w = image.shape[:2]
         s = min(1.0, long_side / max(h, w))
         iw, ih = max(_MULTIPLE, int(round(w * s))), max(_MULTIPLE, int(round(h * s)))
-        small = cv2.resize(image, (iw, ih), interpolation=cv2.INTER_AREA) if s < 1.0 else image
+        small = cv2.resize(image, (iw, ih), interpolation=cv2.INTER_AREA) if (iw, ih) != (w, h) else image
         pw, ph = -iw % _MULTIPLE, -ih % _MULTIPLE
         if pw or ph:
             small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
@@ -72,16 +122,87 @@ class FinderModel:
         net = self._net()
         net.setInput(np.ascontiguousarray(blob))
         out = net.forward()[0]
-        prob = 1.0 / (1.0 + np.exp(-out))
-        up = np.stack(
-            [cv2.resize(p, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_LINEAR) for p in prob]
-        )
-        return up[:, :ih, :iw], w / iw
+        oh, ow = -(-ih // STRIDE), -(-iw // STRIDE)
+        prob = 1.0 / (1.0 + np.exp(-out[:_MAPS, :oh, :ow]))
+        return FinderMaps(prob, out[_MAPS:, :oh, :ow], w / iw, (iw, ih))
+
+    def maps(self, image: np.ndarray, long_side: int) -> tuple[np.ndarray, float]:
+        """Probabilities (3, h, w) at the network input size, and full-image pixels per map pixel."""
+        m = self.run(image, long_side)
+        return upsampled(m), m.scale
+
+
+def upsampled(m: FinderMaps) -> np.ndarray:
+    """The three probability maps at the network input size."""
+    iw, ih = m.size
+    full = (m.prob.shape[2] * STRIDE, m.prob.shape[1] * STRIDE)
+    return np.stack([cv2.resize(p, full, interpolation=cv2.INTER_LINEAR)[:ih, :iw] for p in m.prob])
 
 
 @lru_cache(maxsize=1)
 def default_finder() -> FinderModel:
     return FinderModel()
+
+
+def index_frames(m: FinderMaps, min_heat: float = 0.3, most: int = 128) -> list[IndexFrame]:
+    """Every index the network sees: local maxima of the index map above ``min_heat`` (the
+    ``most`` strongest), each with the corner frame regressed round it (a heat-weighted mean over
+    its 3×3 neighbourhood), in full-image pixels. Two peaks that give the same corner are one index."""
+    heat = m.prob[2]
+    peaks = (heat >= min_heat) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
+    ys, xs = np.nonzero(peaks)
+    order = np.argsort(-heat[ys, xs])[:most]
+    ys, xs = ys[order], xs[order]
+    if len(ys) == 0:
+        return []
+    hp = np.pad(heat, 1)  # zero heat outside: no weight
+    rp = np.pad(m.reg, ((0, 0), (1, 1), (1, 1)))
+    dy, dx = (v.ravel() for v in np.mgrid[-1:2, -1:2])
+    gy, gx = ys[:, None] + dy[None], xs[:, None] + dx[None]  # (n, 9) map pixels
+    wt = hp[gy + 1, gx + 1].astype(np.float64)
+    wt /= wt.sum(axis=1, keepdims=True)
+    r = rp[:, gy + 1, gx + 1].astype(np.float64)  # (7, n, 9)
+    width = np.exp(np.clip(r[6], -2.0, 8.0))  # input pixels
+    cx = ((gx + 0.5) * STRIDE - 0.5 + r[0] * width) * wt
+    cy = ((gy + 0.5) * STRIDE - 0.5 + r[1] * width) * wt
+    corner = np.stack([cx.sum(1), cy.sum(1)], 1)
+    w_in = np.exp((r[6] * wt).sum(1))
+    s = np.stack([(r[2] * wt).sum(1), (r[3] * wt).sum(1)], 1)
+    long = np.stack([(r[4] * wt).sum(1), (r[5] * wt).sum(1)], 1)
+    # the short edge's length from the log width. Where the network hedges between the two edges
+    # (they come out much closer than square), the axes are taken square about their bisector:
+    # which of them is the short edge only decides whether the index is read upright or sideways
+    sn = s / np.maximum(np.linalg.norm(s, axis=1, keepdims=True), 1e-6)
+    ln = long / np.maximum(np.linalg.norm(long, axis=1, keepdims=True), 1e-6)
+    cross = sn[:, 0] * ln[:, 1] - sn[:, 1] * ln[:, 0]
+    hedged = np.abs(cross) < np.sin(np.radians(60))
+    bis = sn + ln
+    bis /= np.maximum(np.linalg.norm(bis, axis=1, keepdims=True), 1e-6)
+    c45 = np.sqrt(0.5)
+    ccw = np.stack([bis[:, 0] * c45 + bis[:, 1] * c45, -bis[:, 0] * c45 + bis[:, 1] * c45], 1)  # -45°
+    cw = np.stack([bis[:, 0] * c45 - bis[:, 1] * c45, bis[:, 0] * c45 + bis[:, 1] * c45], 1)  # +45°
+    right = cross >= 0  # (s, long) right-handed: an upright index
+    sq_s = np.where(right[:, None], ccw, cw)
+    sq_l = np.where(right[:, None], cw, ccw)
+    sn = np.where(hedged[:, None], sq_s, sn)
+    ln = np.where(hedged[:, None], sq_l, ln)
+    s = sn * w_in[:, None]
+    long = ln * np.maximum(np.linalg.norm(long, axis=1), 0.5)[:, None] * w_in[:, None]
+    found: list[IndexFrame] = []
+    for i in range(len(ys)):
+        if w_in[i] < 2 * STRIDE:
+            continue
+        f = frame_from_vectors(
+            (corner[i] + 0.5) * m.scale - 0.5, s[i] * m.scale, long[i] * m.scale, float(heat[ys[i], xs[i]])
+        )
+        same = any(
+            g.sideways == f.sideways
+            and np.linalg.norm(g.frame.origin - f.frame.origin) < 0.15 * g.frame.width
+            for g in found
+        )
+        if not same:
+            found.append(f)
+    return found
 
 
 def card_pieces(prob: np.ndarray, min_area: float, min_w: float) -> list[np.ndarray]:
@@ -167,93 +288,27 @@ def find_cards(
     *,
     long_side: int = 512,
     min_card_fraction: float = 0.025,
-    card_width_hint: float | None = None,
-    fine_corners: bool = True,
-    min_index_heat: float = 0.2,
-    coarse_pass: bool = True,
-    corners: bool = True,
+    maps: FinderMaps | None = None,
     model: FinderModel | None = None,
 ) -> Detection:
-    """Whole-card quads and corner candidates of overlapped cards, like :func:`vision.detect.detect_cards`."""
-    model = model or default_finder()
+    """Whole-card quads (full-image pixels) where the interior map holds a clean card piece."""
+    m = maps or (model or default_finder()).run(image, long_side)
+    prob = upsampled(m)
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)  # once: every side of every card is snapped on it
+    ih, iw = prob.shape[1:]
+    min_w = max(4.0, min_card_fraction * max(iw, ih) * 0.6)
     quads: list[CardQuad] = []
-    others: list[np.ndarray] = []
-    for k, side_px in enumerate((long_side, long_side // 2) if coarse_pass else (long_side,)):
-        if k > 0 and max(image.shape[:2]) <= side_px:
-            break
-        prob_k, scale_k = model.maps(image, side_px)
-        ih, iw = prob_k.shape[1:]
-        min_w = max(4.0, min_card_fraction * max(iw, ih) * 0.6)
-        for c in card_pieces(prob_k, min_w * min_w * 0.5, min_w):
-            q = _quad_of(c, min_w)
-            if q is None:
-                if k == 0:
-                    others.append(c)
-                continue
-            full = q * scale_k
-            side = float(min(np.linalg.norm(full - np.roll(full, 1, axis=0), axis=1)))
-            if k > 0 and (
-                side < 0.2 * max(image.shape[:2]) or any(_inside(o, full.mean(axis=0)) for o in quads)
-            ):
-                continue  # the coarse pass is for cards too big for the fine one, found nowhere else
-            reach = max(1.5 * scale_k + 1.0, 0.07 * side)
-            for _ in range(2):  # a second pass starts from sides the first one straightened
-                full = snap_to_edges(grey, full, reach)
-            quads.append(_as_quad(full))
-        if k == 0:
-            prob, scale = prob_k, scale_k
-            min_w0 = min_w
-    min_w = min_w0
-    quads = _resolve_quads(quads)
-    if card_width_hint is not None:
-        cw = card_width_hint / scale
-    elif quads:
-        cw = float(np.median([q.width for q in quads])) / scale
-    else:
-        cw = 0.0
-    blobs: list[Blob] = []
-    h, w = image.shape[:2]
-    for c in others if corners else ():
-        width = cw
-        if width <= 0:
-            (_, _), (rw, rh), _ = cv2.minAreaRect(c)
-            width = max(rw, rh) / CARD_ASPECT
-        if width < min_w:
+    for c in card_pieces(prob, min_w * min_w * 0.5, min_w):
+        q = _quad_of(c, min_w)
+        if q is None:
             continue
-        frames = [
-            f
-            for f in _blob_corners(c, width, scale)
-            if 2 * scale < f.origin[0] < w - 2 * scale and 2 * scale < f.origin[1] < h - 2 * scale
-        ]
-        if fine_corners:
-            frames = _merge_frames(_fine_corners(image, c, width, scale), frames)
-        frames = [f for f in frames if _index_heat(prob[2], f, scale) >= min_index_heat]
-        if frames:
-            blobs.append(Blob(c.reshape(-1, 2).astype(float) * scale, tuple(frames)))
-    return Detection(tuple(quads), tuple(blobs), scale)
-
-
-def _inside(q: CardQuad, p: np.ndarray) -> bool:
-    poly = q.corners.astype(np.float32).reshape(-1, 1, 2)
-    return cv2.pointPolygonTest(poly, (float(p[0]), float(p[1])), False) >= 0
-
-
-def _index_heat(heat: np.ndarray, f: CornerFrame, scale: float) -> float:
-    """How strongly the index map says an index lies where corner ``f`` would carry one.
-
-    Checked upright and sideways (four-index decks are read sideways), near the index's centre.
-    """
-    h, w = heat.shape
-    best = 0.0
-    for ax, ay in ((0.11, 0.24), (0.24, 0.11)):
-        p = (f.origin + (ax * f.x + ay * f.y) * f.width) / scale
-        r = max(1, int(round(0.06 * f.width / scale)))
-        x, y = int(round(p[0])), int(round(p[1]))
-        x0, x1, y0, y1 = max(0, x - r), min(w, x + r + 1), max(0, y - r), min(h, y + r + 1)
-        if x1 > x0 and y1 > y0:
-            best = max(best, float(heat[y0:y1, x0:x1].max()))
-    return best
+        full = (q + 0.5) * m.scale - 0.5
+        side = float(min(np.linalg.norm(full - np.roll(full, 1, axis=0), axis=1)))
+        reach = max(1.5 * STRIDE * m.scale + 1.0, 0.07 * side)
+        for _ in range(2):  # a second pass starts from sides the first one straightened
+            full = snap_to_edges(grey, full, reach)
+        quads.append(_as_quad(full))
+    return Detection(tuple(_resolve_quads(quads)), (), m.scale)
 
 
 def snap_to_edges(image: np.ndarray, corners: np.ndarray, reach: float) -> np.ndarray:

@@ -23,7 +23,7 @@ import numpy as np
 
 from vision.calibration import Calibration
 from vision.detect import CardQuad, CornerFrame, Detection, detect_cards, min_channel
-from vision.finder import find_cards
+from vision.finder import IndexFrame, default_finder, find_cards, index_frames
 from vision.glyphs import RANK_CLASSES, SUIT_CLASSES, GlyphModel, default_model
 from vision.index import PX, cut_patch, letter_column, segment_index
 from vision.patch_reader import second_opinion
@@ -72,6 +72,8 @@ class Recognizer:
         work_width: int | None = None,
         finder: Finder | None = None,
         finder_size: int = 512,
+        min_index_heat: float = 0.3,
+        min_index_confidence: float = 0.5,
     ) -> None:
         if mode not in ("shoe", "table"):
             raise ValueError(f"mode must be 'shoe' or 'table', got {mode!r}")
@@ -80,6 +82,17 @@ class Recognizer:
             raise ValueError(f"finder must be one of {', '.join(FINDERS)}, got {finder!r}")
         self.finder: Finder = finder
         self.finder_size = finder_size
+        self.min_index_heat = min_index_heat  # the learned finder's index map, to read a corner at all
+        # a card read only through the learned finder's corner frames (no outline traced to back it)
+        self.min_index_confidence = min_index_confidence
+        # where an index frame does not read, the corners tried next (card widths along its axes)
+        self.corner_search: tuple[tuple[float, float], ...] = (
+            (-0.03, -0.03),
+            (0.05, 0.0),
+            (-0.05, 0.0),
+            (0.0, 0.05),
+            (0.0, -0.05),
+        )
         self.prefer = "classic"  # whose outline stands where both finders found a card (measured)
         self.mode: Mode = mode
         self.calibration = calibration
@@ -287,9 +300,14 @@ class Recognizer:
 
     # -- frame --------------------------------------------------------------------------------------
     def _detect(self, view: np.ndarray) -> Detection:
-        """Card quads and corner candidates from the chosen finder (or both, merged)."""
+        return self._find(view)[0]
+
+    def _find(self, view: np.ndarray) -> tuple[Detection, list[IndexFrame]]:
+        """Card quads and corner candidates from the chosen finder (or both, merged), and the
+        learned finder's index frames."""
         min_fraction = 0.1 if self.mode == "shoe" else 0.025
         dets = []
+        frames: list[IndexFrame] = []
         if self.finder in ("classic", "both"):
             dets.append(
                 detect_cards(
@@ -301,26 +319,90 @@ class Recognizer:
                 )
             )
         if self.finder in ("learned", "both"):
-            dets.insert(
-                0,
-                find_cards(
-                    view,
-                    long_side=self.finder_size,
-                    min_card_fraction=min_fraction,
-                    card_width_hint=self.card_width_hint,
-                    fine_corners=self.mode == "table",
-                    # with both, merged regions are the threshold finder's to search (measured:
-                    # the learned pieces' corners added misreadings in fans)
-                    corners=self.finder == "learned",
-                ),
-            )
+            maps = default_finder().run(view, self.finder_size)
+            frames = index_frames(maps, self.min_index_heat)
+            dets.insert(0, find_cards(view, min_card_fraction=min_fraction, maps=maps))
         if len(dets) == 1:
-            return dets[0]
+            return dets[0], frames
         first, second = (dets[1], dets[0]) if self.prefer == "classic" else (dets[0], dets[1])
         extra = [  # where both found a card, the preferred finder's outline stands
             q for q in second.quads if not any(_inside(o, q.corners.mean(axis=0)) for o in first.quads)
         ]
-        return Detection(first.quads, first.blobs + second.blobs, first.scale, tuple(extra))
+        return Detection(first.quads, first.blobs + second.blobs, first.scale, tuple(extra)), frames
+
+    # -- the learned finder's index frames ------------------------------------------------------------
+    def _read_index_frames(
+        self, image: np.ndarray, frames: list[IndexFrame], colour: bool, known: list[Sighting]
+    ) -> list[Sighting]:
+        """Cards read through the corner frames the learned finder regressed at each index.
+
+        A frame at a corner of a card already read surely (``known``, or an earlier frame) is that
+        card again and is not read twice; the two corners of one card read alike are one sighting.
+        """
+        sure = [np.array(o.outline) for o in known if o.confidence >= 0.9]
+        found: list[tuple[Reading, IndexFrame]] = []
+        # upright corners first: a four-index deck's mirrored corner (read sideways) is only needed
+        # for a card none of whose upright corners read surely
+        for fr in sorted(frames, key=lambda f: (f.sideways, -f.score)):
+            f = fr.frame
+            if any(np.linalg.norm(q - f.origin, axis=1).min() < 0.1 * f.width for q in sure):
+                continue
+            # the regressed corner is only as fine as the network's working size: where the index
+            # does not read there, a few nearby corners are tried
+            for g in [f] + [_moved(f, bx, by) for bx, by in self.corner_search]:
+                # which edge is the short one decides upright or sideways: the network's guess first
+                inked = hit = False
+                for side in (fr.sideways, not fr.sideways):
+                    r, ink = self._read(image, g, side, colour)
+                    inked = inked or ink
+                    if r is not None and r.confidence >= self.min_confidence:
+                        read = IndexFrame(g, side, fr.score)
+                        found.append((r, read))
+                        if r.confidence >= 0.9:
+                            sure.append(read.outline())
+                        hit = True
+                        break
+                if not hit and inked and is_joker_corner(image, g):
+                    found.append((Reading(JOKER, 0.8, 0.0, _corner_box(g)), IndexFrame(g, False, fr.score)))
+                    hit = True
+                if hit or not inked:
+                    break
+        # one card, one sighting: the same code read at a corner of the card the other frame implies
+        # (the card width, hence the far corners, is the least sure part of a frame), or another
+        # code read where the outlines coincide closely (an upright reading leads)
+        groups: list[list[tuple[Reading, IndexFrame]]] = []
+        for it in sorted(found, key=lambda t: (t[1].sideways, -t[0].confidence)):
+            centre = it[1].outline().mean(axis=0)
+            for g in groups:
+                lead = g[0][1]
+                if g[0][0].card == it[0].card:
+                    same = _covers(lead, it[1].frame.origin) or _covers(it[1], lead.frame.origin)
+                else:
+                    same = bool(np.linalg.norm(lead.outline().mean(axis=0) - centre) < 0.1 * lead.frame.width)
+                if same:
+                    g.append(it)
+                    break
+            else:
+                groups.append([it])
+        out: list[Sighting] = []
+        for g in groups:
+            r, fr = g[0]
+            agree = [x[0].confidence for x in g if x[0].card == r.card]
+            conf = 1.0 - float(np.prod([1.0 - c for c in agree]))
+            if len(agree) < len(g):
+                conf *= 0.7
+            if conf < self.min_index_confidence:
+                continue
+            out.append(
+                Sighting(
+                    r.card,
+                    min(1.0, conf),
+                    tuple((float(x), float(y)) for x, y in fr.outline()),
+                    r.index_corner,
+                    evidence=("index",) + tuple(f"{x[0].card}:{x[0].confidence:.2f}" for x in g),
+                )
+            )
+        return out
 
     def recognize(self, image: np.ndarray) -> list[Sighting]:
         """Every card sighting in ``image`` (BGR); in shoe mode at most one."""
@@ -333,7 +415,7 @@ class Recognizer:
             view = image[y : y + h, x : x + w]
             ox, oy = x, y
         colour = colour_is_informative(view)
-        det = self._detect(view)
+        det, frames = self._find(view)
         quads = det.quads
         if self.mode == "shoe" and quads:
             quads = (max(quads, key=lambda q: q.width * q.height),)
@@ -343,6 +425,9 @@ class Recognizer:
             if s := self._read_quad(view, q, colour):
                 sightings.append(s)
                 read_tentative.append(q)
+        for s in self._read_index_frames(view, frames, colour, sightings):
+            if not any(_same_card(o, s) for o in sightings):
+                sightings.append(s)
         if self.mode == "table" or not sightings:
             whole = [np.array(q.corners, np.float32).reshape(-1, 1, 2) for q in (*quads, *read_tentative)]
             read_whole = list(sightings)
@@ -364,6 +449,8 @@ class Recognizer:
                     ):
                         continue
                     sightings.append(s)
+        if self.mode == "table":
+            sightings = _no_back_on_a_face(sightings)
         if self.mode == "shoe" and all(s.card == BACK for s in sightings):
             # a scan or tight crop has no card edge to find: what was found may be a court card's
             # inner frame (which looks like a back); the frame itself may be the card
@@ -399,6 +486,57 @@ def looks_like_back(image: np.ndarray, quad: CardQuad) -> bool:
 def is_joker_corner(image: np.ndarray, frame: CornerFrame) -> bool:
     """A joker's index: "JOKER" spelt down the corner instead of a rank over a suit."""
     return letter_column(cut_patch(image, frame)[0]) >= 4
+
+
+def _same_card(whole: Sighting, corner: Sighting) -> bool:
+    """Whether a card read at one corner is a card already read (the same code over it, or its
+    corner where one of the other's corners is)."""
+    c = np.mean(np.array(corner.index_corner or corner.outline), axis=0)
+    poly = np.array(whole.outline, np.float32).reshape(-1, 1, 2)
+    if whole.card == corner.card and cv2.pointPolygonTest(poly, (float(c[0]), float(c[1])), False) >= 0:
+        return True
+    mine, theirs = np.array(corner.outline), np.array(whole.outline)
+    width = float(np.linalg.norm(mine[1] - mine[0]))  # outlines start at a short side
+    return float(np.linalg.norm(theirs[:, None] - mine[None], axis=2).min()) < 0.1 * width
+
+
+def _no_back_on_a_face(sightings: list[Sighting]) -> list[Sighting]:
+    """Backs without those round a face's index or in the middle of a face (a court card's inner
+    frame taken for a back): a back has no index."""
+    faces = [s for s in sightings if s.index_corner]
+
+    def inside(pts: tuple[tuple[float, float], ...], p: np.ndarray) -> bool:
+        poly = np.array(pts, np.float32).reshape(-1, 1, 2)
+        return cv2.pointPolygonTest(poly, (float(p[0]), float(p[1])), False) > 0
+
+    def on_a_face(b: Sighting) -> bool:
+        centre = np.mean(np.array(b.outline), axis=0)
+        return any(
+            inside(b.outline, np.mean(np.array(f.index_corner), axis=0)) or inside(f.outline, centre)
+            for f in faces
+            if f.index_corner
+        )
+
+    return [s for s in sightings if s.card != BACK or not on_a_face(s)]
+
+
+def _covers(f: IndexFrame, p: np.ndarray, grow: float = 1.35) -> bool:
+    """Whether ``p`` lies on the card frame ``f`` implies, its size allowed to be ``grow`` times off."""
+    m = f.frame.card_to_image()
+    u, v = np.linalg.solve(m[:2, :2], np.asarray(p, float) - m[:2, 2])
+    long, short = (u, v) if f.sideways else (v, u)
+    return bool(-0.1 < short < grow and -0.1 < long < grow * CARD_ASPECT)
+
+
+def _moved(f: CornerFrame, bx: float, by: float) -> CornerFrame:
+    """A corner frame moved ``bx``, ``by`` card widths along its axes, its homography with it."""
+    m = f.card_to_image()
+    p = m @ np.array([bx, by, 1.0])
+    origin = p[:2] / p[2]
+    hom = None
+    if f.homography is not None:
+        hom = m @ np.array([[1.0, 0.0, bx], [0.0, 1.0, by], [0.0, 0.0, 1.0]])
+    return CornerFrame(origin, f.x, f.y, f.width, hom)
 
 
 def _shifted(f: CornerFrame, by: float) -> CornerFrame:
