@@ -21,7 +21,15 @@ from vision import Recognizer
 from vision.detect import CardQuad
 from vision.errors import ModelError, VisionError
 from vision.index import cut_patch, segment_index
-from vision.patch_reader import RANK_CLASSES, SUIT_CLASSES, PatchReader, default_patch_reader, index_reading
+from vision.patch_reader import (
+    RANK_CLASSES,
+    SUIT_CLASSES,
+    UNSURE_BELOW,
+    PatchReader,
+    default_patch_reader,
+    index_reading,
+    second_opinion,
+)
 from vision.render import CardStyle, render_back, render_card, suit_mask
 from vision.sighting import RANKS, SUITS
 
@@ -197,3 +205,30 @@ def test_on_55_px_cards_of_unseen_decks_it_reads_far_more_than_the_glyph_readers
     # measured 2026-11-23: 99 / 104 against 63 / 104
     assert patch_right / n >= 0.92, (patch_right, glyph_right, n)
     assert glyph_right / n <= 0.75, (patch_right, glyph_right, n)
+
+
+def test_the_recogniser_asks_the_patch_reader_only_where_the_glyph_reading_is_missing_or_unsure(
+    masks: dict[str, np.ndarray], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    card = render_card("9D", 240, deck_style("lato", masks, 2), seed=3)
+    frame, corners = photograph(card.image, card.mask, 60, 10, seed=4, jpeg=85)
+    patch, m = cut_patch(frame, CardQuad(corners).frame(0))
+    alone = second_opinion(patch, m, False, None)
+    assert alone is not None and alone[0] == "9D"
+    # agreeing with an unsure glyph reading: more confident than either reading alone
+    agreed = second_opinion(patch, m, False, ("9D", 0.3))
+    assert agreed is not None and agreed[1] > max(alone[1], 0.3)
+    # a sure glyph reading is not second-guessed
+    assert second_opinion(patch, m, False, ("6D", UNSURE_BELOW + 0.01)) is None
+    # bare paper is not worth a forward pass; a wide card in a table frame is the glyph readers' alone
+    assert second_opinion(np.full_like(patch, 235), m, False, None) is None
+    big, big_corners = photograph(card.image, card.mask, 300, 10, seed=4)
+    big_patch, big_m = cut_patch(big, CardQuad(big_corners).frame(0))
+    assert second_opinion(big_patch, big_m, False, None) is None
+    wide = second_opinion(big_patch, big_m, False, None, any_width=True)
+    assert wide is not None and wide[0] == "9D"
+    monkeypatch.setenv("DEALER_VISION_PATCH", "off")
+    assert second_opinion(patch, m, False, None) is None
+    monkeypatch.setenv("DEALER_VISION_PATCH", "sometimes")
+    with pytest.raises(ModelError, match="patch reader mode 'sometimes'"):
+        second_opinion(patch, m, False, None)
