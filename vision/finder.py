@@ -114,7 +114,7 @@ class FinderModel:
         h, w = image.shape[:2]
         s = min(1.0, long_side / max(h, w))
         iw, ih = max(_MULTIPLE, int(round(w * s))), max(_MULTIPLE, int(round(h * s)))
-        small = cv2.resize(image, (iw, ih), interpolation=cv2.INTER_AREA) if (iw, ih) != (w, h) else image
+        small = _shrink(image, iw, ih) if (iw, ih) != (w, h) else image
         pw, ph = -iw % _MULTIPLE, -ih % _MULTIPLE
         if pw or ph:
             small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
@@ -130,6 +130,18 @@ class FinderModel:
         """Probabilities (3, h, w) at the network input size, and full-image pixels per map pixel."""
         m = self.run(image, long_side)
         return upsampled(m), m.scale
+
+
+def _shrink(image: np.ndarray, iw: int, ih: int) -> np.ndarray:
+    """``image`` at (iw, ih): halved while it is at least twice too big (a linear halving averages
+    2×2 pixels, as area averaging does, and is many times faster on a big frame than area averaging
+    by a fractional factor), then linear for the rest (less than 2×)."""
+    while image.shape[1] >= 2 * iw and image.shape[0] >= 2 * ih:
+        h, w = image.shape[:2]
+        image = cv2.resize(image, (w // 2, h // 2), interpolation=cv2.INTER_LINEAR)
+    if image.shape[:2] == (ih, iw):
+        return image
+    return cv2.resize(image, (iw, ih), interpolation=cv2.INTER_LINEAR)
 
 
 def upsampled(m: FinderMaps) -> np.ndarray:
@@ -188,21 +200,22 @@ def index_frames(m: FinderMaps, min_heat: float = 0.3, most: int = 128) -> list[
     ln = np.where(hedged[:, None], sq_l, ln)
     s = sn * w_in[:, None]
     long = ln * np.maximum(np.linalg.norm(long, axis=1), 0.5)[:, None] * w_in[:, None]
-    found: list[IndexFrame] = []
+    full = (corner + 0.5) * m.scale - 0.5
+    right = s[:, 0] * long[:, 1] - s[:, 1] * long[:, 0] >= 0
+    keep: list[int] = []  # strongest first: a weaker peak giving the same corner is the same index
     for i in range(len(ys)):
         if w_in[i] < 2 * STRIDE:
             continue
-        f = frame_from_vectors(
-            (corner[i] + 0.5) * m.scale - 0.5, s[i] * m.scale, long[i] * m.scale, float(heat[ys[i], xs[i]])
-        )
-        same = any(
-            g.sideways == f.sideways
-            and np.linalg.norm(g.frame.origin - f.frame.origin) < 0.15 * g.frame.width
-            for g in found
-        )
-        if not same:
-            found.append(f)
-    return found
+        if keep:
+            k = np.array(keep)
+            d = np.hypot(*(full[k] - full[i]).T)
+            if np.any((right[k] == right[i]) & (d < 0.15 * w_in[k] * m.scale)):
+                continue
+        keep.append(i)
+    return [
+        frame_from_vectors(full[i], s[i] * m.scale, long[i] * m.scale, float(heat[ys[i], xs[i]]))
+        for i in keep
+    ]
 
 
 def card_pieces(prob: np.ndarray, min_area: float, min_w: float) -> list[np.ndarray]:
@@ -290,8 +303,10 @@ def find_cards(
     min_card_fraction: float = 0.025,
     maps: FinderMaps | None = None,
     model: FinderModel | None = None,
+    known: tuple[CardQuad, ...] = (),
 ) -> Detection:
-    """Whole-card quads (full-image pixels) where the interior map holds a clean card piece."""
+    """Whole-card quads (full-image pixels) where the interior map holds a clean card piece; a
+    piece whose centre lies in one of the ``known`` quads (another finder's) is left out."""
     m = maps or (model or default_finder()).run(image, long_side)
     prob = upsampled(m)
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)  # once: every side of every card is snapped on it
@@ -303,12 +318,19 @@ def find_cards(
         if q is None:
             continue
         full = (q + 0.5) * m.scale - 0.5
+        if any(_inside(k, full.mean(axis=0)) for k in known):
+            continue
         side = float(min(np.linalg.norm(full - np.roll(full, 1, axis=0), axis=1)))
         reach = max(1.5 * STRIDE * m.scale + 1.0, 0.07 * side)
         for _ in range(2):  # a second pass starts from sides the first one straightened
             full = snap_to_edges(grey, full, reach)
         quads.append(_as_quad(full))
     return Detection(tuple(_resolve_quads(quads)), (), m.scale)
+
+
+def _inside(q: CardQuad, p: np.ndarray) -> bool:
+    poly = q.corners.astype(np.float32).reshape(-1, 1, 2)
+    return cv2.pointPolygonTest(poly, (float(p[0]), float(p[1])), False) >= 0
 
 
 def snap_to_edges(image: np.ndarray, corners: np.ndarray, reach: float) -> np.ndarray:

@@ -321,7 +321,8 @@ class Recognizer:
         if self.finder in ("learned", "both"):
             maps = default_finder().run(view, self.finder_size)
             frames = index_frames(maps, self.min_index_heat)
-            dets.insert(0, find_cards(view, min_card_fraction=min_fraction, maps=maps))
+            known = dets[0].quads if dets else ()  # with both, only where the thresholds found none
+            dets.insert(0, find_cards(view, min_card_fraction=min_fraction, maps=maps, known=known))
         if len(dets) == 1:
             return dets[0], frames
         first, second = (dets[1], dets[0]) if self.prefer == "classic" else (dets[0], dets[1])
@@ -339,34 +340,37 @@ class Recognizer:
         A frame at a corner of a card already read surely (``known``, or an earlier frame) is that
         card again and is not read twice; the two corners of one card read alike are one sighting.
         """
+        # corners of cards read surely, and those cards' widths
         sure = [np.array(o.outline) for o in known if o.confidence >= 0.9]
+        sure_pts = np.concatenate(sure) if sure else np.zeros((0, 2))
         found: list[tuple[Reading, IndexFrame]] = []
         # upright corners first: a four-index deck's mirrored corner (read sideways) is only needed
         # for a card none of whose upright corners read surely
         for fr in sorted(frames, key=lambda f: (f.sideways, -f.score)):
             f = fr.frame
-            if any(np.linalg.norm(q - f.origin, axis=1).min() < 0.1 * f.width for q in sure):
+            if len(sure_pts) and np.hypot(*(sure_pts - f.origin).T).min() < 0.1 * f.width:
                 continue
             # the regressed corner is only as fine as the network's working size: where the index
-            # does not read there, a few nearby corners are tried
+            # does not read surely there, a few nearby corners are tried and the surest reading kept
+            best: tuple[Reading, IndexFrame] | None = None
             for g in [f] + [_moved(f, bx, by) for bx, by in self.corner_search]:
                 # which edge is the short one decides upright or sideways: the network's guess first
-                inked = hit = False
+                inked = False
                 for side in (fr.sideways, not fr.sideways):
                     r, ink = self._read(image, g, side, colour)
                     inked = inked or ink
                     if r is not None and r.confidence >= self.min_confidence:
-                        read = IndexFrame(g, side, fr.score)
-                        found.append((r, read))
-                        if r.confidence >= 0.9:
-                            sure.append(read.outline())
-                        hit = True
+                        if best is None or r.confidence > best[0].confidence:
+                            best = (r, IndexFrame(g, side, fr.score))
                         break
-                if not hit and inked and is_joker_corner(image, g):
-                    found.append((Reading(JOKER, 0.8, 0.0, _corner_box(g)), IndexFrame(g, False, fr.score)))
-                    hit = True
-                if hit or not inked:
+                if best is None and inked and is_joker_corner(image, g):
+                    best = (Reading(JOKER, 0.8, 0.0, _corner_box(g)), IndexFrame(g, False, fr.score))
+                if (best is not None and best[0].confidence >= self.min_index_confidence) or not inked:
                     break
+            if best is not None:
+                found.append(best)
+                if best[0].confidence >= 0.9:
+                    sure_pts = np.concatenate([sure_pts, best[1].outline()])
         # one card, one sighting: the same code read at a corner of the card the other frame implies
         # (the card width, hence the far corners, is the least sure part of a frame), or another
         # code read where the outlines coincide closely (an upright reading leads)
@@ -392,6 +396,8 @@ class Recognizer:
             if len(agree) < len(g):
                 conf *= 0.7
             if conf < self.min_index_confidence:
+                continue
+            if any(_same_card(o, r.card, r.index_corner, fr) for o in known):
                 continue
             out.append(
                 Sighting(
@@ -426,8 +432,7 @@ class Recognizer:
                 sightings.append(s)
                 read_tentative.append(q)
         for s in self._read_index_frames(view, frames, colour, sightings):
-            if not any(_same_card(o, s) for o in sightings):
-                sightings.append(s)
+            sightings.append(s)
         if self.mode == "table" or not sightings:
             whole = [np.array(q.corners, np.float32).reshape(-1, 1, 2) for q in (*quads, *read_tentative)]
             read_whole = list(sightings)
@@ -488,16 +493,22 @@ def is_joker_corner(image: np.ndarray, frame: CornerFrame) -> bool:
     return letter_column(cut_patch(image, frame)[0]) >= 4
 
 
-def _same_card(whole: Sighting, corner: Sighting) -> bool:
-    """Whether a card read at one corner is a card already read (the same code over it, or its
-    corner where one of the other's corners is)."""
-    c = np.mean(np.array(corner.index_corner or corner.outline), axis=0)
-    poly = np.array(whole.outline, np.float32).reshape(-1, 1, 2)
-    if whole.card == corner.card and cv2.pointPolygonTest(poly, (float(c[0]), float(c[1])), False) >= 0:
-        return True
-    mine, theirs = np.array(corner.outline), np.array(whole.outline)
-    width = float(np.linalg.norm(mine[1] - mine[0]))  # outlines start at a short side
-    return float(np.linalg.norm(theirs[:, None] - mine[None], axis=2).min()) < 0.1 * width
+def _same_card(
+    whole: Sighting, card: str, index: tuple[tuple[float, float], ...] | None, at: IndexFrame
+) -> bool:
+    """Whether ``card``, read at the index frame ``at``, is a card already read: the same code on
+    or next to it (frames' widths are the least sure part), or its read corner where one of the
+    other's corners is (the same card read otherwise: the whole card's reading stands)."""
+    theirs = np.array(whole.outline)
+    width = at.frame.width
+    if whole.card == card:
+        c = np.mean(np.array(index), axis=0) if index else at.frame.origin
+        poly = theirs.astype(np.float32).reshape(-1, 1, 2)
+        if cv2.pointPolygonTest(poly, (float(c[0]), float(c[1])), False) >= 0:
+            return True
+        if np.linalg.norm(theirs.mean(axis=0) - at.outline().mean(axis=0)) < 0.6 * width:
+            return True
+    return float(np.hypot(*(theirs - at.frame.origin).T).min()) < 0.1 * width
 
 
 def _no_back_on_a_face(sightings: list[Sighting]) -> list[Sighting]:
