@@ -305,11 +305,15 @@ def find_cards(
     model: FinderModel | None = None,
     known: tuple[CardQuad, ...] = (),
 ) -> Detection:
-    """Whole-card quads (full-image pixels) where the interior map holds a clean card piece; a
-    piece whose centre lies in one of the ``known`` quads (another finder's) is left out."""
+    """Whole-card quads (full-image pixels) where the interior map holds a clean card piece, outside
+    the ``known`` quads (another finder's)."""
     m = maps or (model or default_finder()).run(image, long_side)
     prob = upsampled(m)
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)  # once: every side of every card is snapped on it
+    if known:  # the cards another finder has are not looked for again
+        prob[0] = prob[0].copy()
+        polys = [np.round((k.corners + 0.5) / m.scale - 0.5).astype(np.int32) for k in known]
+        cv2.fillPoly(prob[0], polys, 0.0)
+    grey: np.ndarray | None = None
     ih, iw = prob.shape[1:]
     min_w = max(4.0, min_card_fraction * max(iw, ih) * 0.6)
     quads: list[CardQuad] = []
@@ -322,6 +326,8 @@ def find_cards(
             continue
         side = float(min(np.linalg.norm(full - np.roll(full, 1, axis=0), axis=1)))
         reach = max(1.5 * STRIDE * m.scale + 1.0, 0.07 * side)
+        if grey is None:  # once: every side of every card is snapped on it
+            grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         for _ in range(2):  # a second pass starts from sides the first one straightened
             full = snap_to_edges(grey, full, reach)
         quads.append(_as_quad(full))

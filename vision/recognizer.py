@@ -340,15 +340,20 @@ class Recognizer:
         A frame at a corner of a card already read surely (``known``, or an earlier frame) is that
         card again and is not read twice; the two corners of one card read alike are one sighting.
         """
-        # corners of cards read surely, and those cards' widths
+        # cards read surely: a frame at one of their corners, or whose index lies on one of them
+        # (a visible index on a card read whole is that card's), is that card again
         sure = [np.array(o.outline) for o in known if o.confidence >= 0.9]
         sure_pts = np.concatenate(sure) if sure else np.zeros((0, 2))
+        sure_polys = [q.astype(np.float32).reshape(-1, 1, 2) for q in sure]
         found: list[tuple[Reading, IndexFrame]] = []
         # upright corners first: a four-index deck's mirrored corner (read sideways) is only needed
         # for a card none of whose upright corners read surely
         for fr in sorted(frames, key=lambda f: (f.sideways, -f.score)):
             f = fr.frame
             if len(sure_pts) and np.hypot(*(sure_pts - f.origin).T).min() < 0.1 * f.width:
+                continue
+            at = _index_point(fr)
+            if any(cv2.pointPolygonTest(q, at, False) > 0 for q in sure_polys):
                 continue
             # the regressed corner is only as fine as the network's working size: where the index
             # does not read surely there, a few nearby corners are tried and the surest reading kept
@@ -529,6 +534,13 @@ def _no_back_on_a_face(sightings: list[Sighting]) -> list[Sighting]:
         )
 
     return [s for s in sightings if s.card != BACK or not on_a_face(s)]
+
+
+def _index_point(f: IndexFrame) -> tuple[float, float]:
+    """Where the index of corner frame ``f`` lies (its middle), in image pixels."""
+    u, v = (0.2, 0.14) if f.sideways else (0.14, 0.2)
+    p = f.frame.card_to_image() @ np.array([u, v, 1.0])
+    return float(p[0] / p[2]), float(p[1] / p[2])
 
 
 def _covers(f: IndexFrame, p: np.ndarray, grow: float = 1.35) -> bool:
