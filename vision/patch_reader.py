@@ -73,8 +73,9 @@ def split_softmax(logits: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarra
     """Rank, suit and joker probabilities (N × 14, N × 5, N) from the network's N × 21 logits."""
 
     def sm(z: np.ndarray) -> np.ndarray:
-        e = np.exp(z - z.max(axis=1, keepdims=True))
-        return e / e.sum(axis=1, keepdims=True)
+        e: np.ndarray = np.exp(z - z.max(axis=1, keepdims=True))
+        out: np.ndarray = e / e.sum(axis=1, keepdims=True)
+        return out
 
     lg = np.asarray(logits, np.float32)
     pr = sm(lg[:, :N_RANK])
