@@ -85,6 +85,7 @@ class Recognizer:
         self.min_index_heat = min_index_heat  # the learned finder's index map, to read a corner at all
         # a card read only through the learned finder's corner frames (no outline traced to back it)
         self.min_index_confidence = min_index_confidence
+        self.coarse_pass = True  # a second, half-size pass of the learned finder for big cards
         # where an index frame does not read, the corners tried next (card widths along its axes)
         self.corner_search: tuple[tuple[float, float], ...] = (
             (-0.03, -0.03),
@@ -321,6 +322,7 @@ class Recognizer:
         if self.finder in ("learned", "both"):
             maps = default_finder().run(view, self.finder_size)
             frames = index_frames(maps, self.min_index_heat)
+            frames = self._big_card_frames(view, frames)
             known = dets[0].quads if dets else ()  # with both, only where the thresholds found none
             dets.insert(0, find_cards(view, min_card_fraction=min_fraction, maps=maps, known=known))
         if len(dets) == 1:
@@ -332,6 +334,27 @@ class Recognizer:
         return Detection(first.quads, first.blobs + second.blobs, first.scale, tuple(extra)), frames
 
     # -- the learned finder's index frames ------------------------------------------------------------
+    def _big_card_frames(self, view: np.ndarray, frames: list[IndexFrame]) -> list[IndexFrame]:
+        """Frames of big cards from a second pass at half the working size, where the network saw
+        such cards at the sizes it learned (it underestimates a card wider than about a fifth of its
+        input, and with the width the corner): they replace the first pass's frames there."""
+        long_side = max(view.shape[:2])
+        if not self.coarse_pass or long_side <= self.finder_size // 2:
+            return frames
+        if not any(f.frame.width >= 0.1 * long_side for f in frames):
+            return frames
+        coarse = [
+            f
+            for f in index_frames(default_finder().run(view, self.finder_size // 2), self.min_index_heat)
+            if f.frame.width >= 0.18 * long_side
+        ]
+        kept = [
+            f
+            for f in frames
+            if not any(np.linalg.norm(c.frame.origin - f.frame.origin) < 0.25 * c.frame.width for c in coarse)
+        ]
+        return coarse + kept
+
     def _read_index_frames(
         self, image: np.ndarray, frames: list[IndexFrame], colour: bool, known: list[Sighting]
     ) -> list[Sighting]:
