@@ -341,7 +341,9 @@ class Recognizer:
         long_side = max(view.shape[:2])
         if not self.coarse_pass or long_side <= self.finder_size // 2:
             return frames
-        if not any(f.frame.width >= 0.1 * long_side for f in frames):
+        # a big card's first-pass width comes out up to about a quarter short: only a frame that
+        # could be one of the coarse pass's (>= 0.18 of the long side) calls for that pass
+        if not any(f.frame.width >= 0.135 * long_side for f in frames):
             return frames
         coarse = [
             f
