@@ -27,6 +27,7 @@ import numpy as np
 
 from vision.detect import CardQuad, CornerFrame, Detection, _as_quad, _refine_quad, _resolve_quads
 from vision.errors import VisionError
+from vision.onnx_nets import thread_net
 from vision.render import CARD_ASPECT
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "finder.onnx"
@@ -88,7 +89,7 @@ class FinderModel:
     def __init__(self, path: Path = MODEL_PATH) -> None:
         if not path.is_file():
             raise VisionError(f"card finder model not found at {path}: expected the shipped finder.onnx")
-        self.onnx = np.frombuffer(path.read_bytes(), np.uint8)
+        self.onnx = path.read_bytes()
         self._local = threading.local()
         try:
             net = self._net()
@@ -103,11 +104,7 @@ class FinderModel:
             )
 
     def _net(self) -> cv2.dnn.Net:
-        net = getattr(self._local, "net", None)
-        if net is None:
-            net = cv2.dnn.readNetFromONNX(self.onnx)
-            self._local.net = net
-        return net
+        return thread_net(self._local, self.onnx)
 
     def run(self, image: np.ndarray, long_side: int) -> FinderMaps:
         """The network's maps for ``image`` scaled so that its long side is at most ``long_side``."""

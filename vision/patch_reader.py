@@ -13,15 +13,14 @@ the project's renders (model card: ``vision/models/PATCH_READER.md``). Run by ``
 from __future__ import annotations
 
 import os
-import threading
-from dataclasses import dataclass, field
-from importlib import resources
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from vision.errors import ModelError
+from vision.onnx_nets import OnnxNet, model_bytes
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("S", "H", "D", "C")
@@ -85,34 +84,20 @@ def split_softmax(logits: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarra
 
 
 @dataclass(frozen=True, eq=False)
-class PatchReader:
-    """The ONNX network; one ``cv2.dnn`` instance per thread (a dnn Net is not safe to share)."""
-
-    onnx: bytes
-    _local: threading.local = field(default_factory=threading.local, repr=False)
+class PatchReader(OnnxNet):
+    """The patch network: rank, suit and joker softmaxes for whole corner patches."""
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> PatchReader:
         where = str(path or "vision/models/patch_reader.onnx")
         try:
-            if path is None:
-                data = (resources.files("vision") / "models" / "patch_reader.onnx").read_bytes()
-            else:
-                data = Path(path).read_bytes()
-            reader = cls(data)
+            reader = cls(model_bytes(path, "patch_reader.onnx"))
             out = reader.logits(np.zeros((1, 3, INPUT_H, INPUT_W), np.float32))
         except (OSError, cv2.error) as exc:
             raise ModelError(f"cannot load the patch reader ({where}): {exc}") from exc
         if out.shape != (1, N_OUT):
             raise ModelError(f"patch reader ({where}) gives {out.shape} outputs, expected (1, {N_OUT})")
         return reader
-
-    def _net(self) -> cv2.dnn.Net:
-        net = getattr(self._local, "net", None)
-        if net is None:
-            net = cv2.dnn.readNetFromONNX(np.frombuffer(self.onnx, np.uint8))
-            self._local.net = net
-        return net
 
     def logits(self, x: np.ndarray) -> np.ndarray:
         """N × 21 logits for prepared input (``prepare``), one patch per forward pass (cv2.dnn re-plans

@@ -12,9 +12,7 @@ renders (model card: ``vision/models/READER.md``).
 
 from __future__ import annotations
 
-import threading
-from dataclasses import dataclass, field
-from importlib import resources
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
@@ -23,6 +21,7 @@ import numpy as np
 
 from vision.errors import ModelError
 from vision.index import CANVAS, canvas_of
+from vision.onnx_nets import OnnxNet, model_bytes
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("S", "H", "D", "C")
@@ -32,20 +31,13 @@ Kind = Literal["rank", "suit"]
 
 
 @dataclass(frozen=True, eq=False)
-class CnnReader:
-    """The ONNX network; one ``cv2.dnn`` instance per thread (a dnn Net is not safe to share)."""
-
-    onnx: bytes
-    _local: threading.local = field(default_factory=threading.local, repr=False)
+class CnnReader(OnnxNet):
+    """The glyph network: a joint softmax over ``JOINT_CLASSES`` for glyph canvases."""
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> CnnReader:
         try:
-            if path is None:
-                data = (resources.files("vision") / "models" / "reader.onnx").read_bytes()
-            else:
-                data = Path(path).read_bytes()
-            reader = cls(data)
+            reader = cls(model_bytes(path, "reader.onnx"))
             out = reader.joint(np.zeros((1, 1, CANVAS, CANVAS), np.float32))
         except (OSError, cv2.error) as exc:
             where = path or "vision/models/reader.onnx"
@@ -53,14 +45,6 @@ class CnnReader:
         if out.shape != (1, len(JOINT_CLASSES)):
             raise ModelError(f"CNN reader gives {out.shape[1]} outputs, expected {len(JOINT_CLASSES)}")
         return reader
-
-    def _net(self) -> cv2.dnn.Net:
-        net = getattr(self._local, "net", None)
-        if net is None:
-            buf = np.frombuffer(self.onnx, np.uint8)
-            net = cv2.dnn.readNetFromONNX(buf)
-            self._local.net = net
-        return net
 
     def joint(self, canvases: np.ndarray) -> np.ndarray:
         """Softmax over ``JOINT_CLASSES`` for N × 1 × 32 × 32 canvases (ink 1, paper 0)."""

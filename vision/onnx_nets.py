@@ -1,0 +1,38 @@
+"""The shipped ONNX networks' bytes, and a ``cv2.dnn`` net of them per thread (a Net is not safe to share)."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+
+def model_bytes(path: str | Path | None, name: str) -> bytes:
+    """The file at ``path``, or the packaged ``vision/models/<name>`` when ``path`` is None."""
+    if path is None:
+        return (resources.files("vision") / "models" / name).read_bytes()
+    return Path(path).read_bytes()
+
+
+def thread_net(local: threading.local, onnx: bytes) -> cv2.dnn.Net:
+    """This thread's net of ``onnx``, read on its first use in the thread and kept in ``local``."""
+    net = getattr(local, "net", None)
+    if net is None:
+        net = cv2.dnn.readNetFromONNX(np.frombuffer(onnx, np.uint8))
+        local.net = net
+    return net
+
+
+@dataclass(frozen=True, eq=False)
+class OnnxNet:
+    """A network kept as its ONNX bytes, run by a ``cv2.dnn`` net of this thread's own."""
+
+    onnx: bytes
+    _local: threading.local = field(default_factory=threading.local, repr=False)
+
+    def _net(self) -> cv2.dnn.Net:
+        return thread_net(self._local, self.onnx)
