@@ -34,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from backgrounds import TRAIN_FAMILIES, table_surface  # noqa: E402
 from fonts import font_files, suit_from_font  # noqa: E402
 from make_glyphs import random_style  # noqa: E402
+from torch_tools import export_onnx, out_of_time  # noqa: E402
 
 from vision.detect import CardQuad, CornerFrame  # noqa: E402
 from vision.index import PH, PW, cut_patch  # noqa: E402
@@ -512,7 +513,7 @@ def train(
             opt.step()
             step += 1
             loss_sum += loss.item()
-            if time.time() - t0 > minutes * 60:
+            if out_of_time(t0, minutes, step, total):
                 break
         res = evaluate(net, val)
         print(
@@ -522,25 +523,13 @@ def train(
             flush=True,
         )
         torch.save(net.state_dict(), checkpoint)
-        if time.time() - t0 > minutes * 60:
-            print(f"time budget of {minutes} min reached after {step}/{total} steps", flush=True)
+        if out_of_time(t0, minutes, step, total, say=True):
             break
     return net
 
 
 def export(net, path: str) -> None:  # type: ignore[no-untyped-def]
-    import torch
-
-    net.eval()
-    torch.onnx.export(
-        net,
-        (torch.zeros(1, 3, INPUT_H, INPUT_W),),
-        path,
-        input_names=["patch"],
-        output_names=["logits"],
-        opset_version=12,
-        dynamo=False,
-    )
+    export_onnx(net, (1, 3, INPUT_H, INPUT_W), path, "patch")
 
 
 def check_export(net, path: str, d: dict[str, np.ndarray]) -> float:  # type: ignore[no-untyped-def]

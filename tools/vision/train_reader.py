@@ -20,6 +20,9 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from torch_tools import export_onnx, out_of_time  # noqa: E402
 
 from vision.reader import JOINT_CLASSES, N_RANKS, N_SUITS  # noqa: E402
 
@@ -137,7 +140,7 @@ def train(x: np.ndarray, y: np.ndarray, *, seed: int, minutes: float, epochs: in
             sched.step()
             step += 1
             loss_sum += loss.item()
-            if time.time() - t0 > minutes * 60:
+            if out_of_time(t0, minutes, step, total):
                 break
         net.eval()
         with torch.no_grad():
@@ -148,27 +151,13 @@ def train(x: np.ndarray, y: np.ndarray, *, seed: int, minutes: float, epochs: in
             f"{(time.time() - t0) / 60:.1f} min",
             flush=True,
         )
-        if time.time() - t0 > minutes * 60:
-            print(f"time budget of {minutes} min reached after {step}/{total} steps", flush=True)
+        if out_of_time(t0, minutes, step, total, say=True):
             break
     return net
 
 
 def export(net, path: str) -> None:  # type: ignore[no-untyped-def]
-    import torch
-
-    net.eval()
-    dummy = torch.zeros(1, 1, 32, 32)
-    torch.onnx.export(
-        net,
-        (dummy,),
-        path,
-        input_names=["glyph"],
-        output_names=["logits"],
-        dynamic_axes={"glyph": {0: "n"}, "logits": {0: "n"}},
-        opset_version=12,
-        dynamo=False,
-    )
+    export_onnx(net, (1, 1, 32, 32), path, "glyph", batch_axis=True)
 
 
 def check_export(net, path: str, x: np.ndarray) -> float:  # type: ignore[no-untyped-def]
