@@ -124,7 +124,7 @@ BUTTONS = """
 """
 
 
-@pytest.mark.parametrize("size", [(390, 844), (820, 1180)])
+@pytest.mark.parametrize("size", [(390, 844), (820, 1180), (1920, 1080)])
 def test_control_page_every_button_does_something(browser: Any, night: NightServer, shots: Path,
                                                   size: tuple[int, int]) -> None:
     page = browser.new_page(viewport={"width": size[0], "height": size[1]}, has_touch=True)
