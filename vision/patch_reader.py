@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+from vision.detect import min_channel
 from vision.errors import ModelError
+from vision.index import PW, PX
 from vision.onnx_nets import OnnxNet, model_bytes
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -118,14 +121,10 @@ class PatchReader(OnnxNet):
         return self.read_many([patch])[0]
 
 
-_DEFAULT: list[PatchReader] = []
-
-
+@lru_cache(maxsize=1)
 def default_patch_reader() -> PatchReader:
     """The shipped patch reader, loaded once per process."""
-    if not _DEFAULT:
-        _DEFAULT.append(PatchReader.load())
-    return _DEFAULT[0]
+    return PatchReader.load()
 
 
 def index_reading(
@@ -137,8 +136,6 @@ def index_reading(
     patch the network calls reject has a low one; ``reject`` is the larger reject probability. The index
     box is the index column of the patch (its right edge for a sideways patch) mapped into the image.
     """
-    from vision.index import PW, PX
-
     r = (reader or default_patch_reader()).read(patch)
     x0, x1 = 0.02 * PX, 0.2 * PX
     if sideways:
@@ -184,8 +181,7 @@ def max_width() -> float:
 
 def has_ink(patch: np.ndarray) -> bool:
     """Whether the patch holds any ink at all (bare paper or an even table is not worth a forward pass)."""
-    lo = cv2.min(cv2.min(patch[..., 0], patch[..., 1]), patch[..., 2])
-    dark, white = np.percentile(lo[::2, ::2], (3, 90))
+    dark, white = np.percentile(min_channel(patch)[::2, ::2], (3, 90))
     return bool(white - dark >= MIN_CONTRAST)
 
 
@@ -211,7 +207,6 @@ def second_opinion(
         return None
     if glyph_reading is not None and (mode != "unsure" or glyph_reading[1] >= UNSURE_BELOW):
         return None
-    from vision.index import PX
 
     m = patch_to_image / patch_to_image[2, 2]
     card_width = PX * float(np.sqrt(abs(np.linalg.det(m[:2, :2]))))  # image px per card width
