@@ -35,8 +35,15 @@ def display(browser: Any, server: Server) -> Any:
 def freeze(page: Any, server: Server) -> dict[str, Any]:
     """Stop autoplay, wait for the page to show the last event, and return the table's state."""
     server.post("/api/autoplay", {"on": False})
-    time.sleep(0.2)  # a step in progress finishes
+    # a step already in progress may still log after autoplay is off: the table is still once two
+    # reads of its state, with the page caught up in between, agree
     state = server.get("/state")
+    for _ in range(20):
+        page.wait_for_function(f"Number(document.body.dataset.seq) >= {state['seq']}", timeout=10_000)
+        again = server.get("/state")
+        if again["seq"] == state["seq"]:
+            break
+        state = again
     page.wait_for_function(f"Number(document.body.dataset.seq) === {state['seq']}", timeout=10_000)
     assert page.query_selector("pre.json") is None  # the game's view drew it (no fallback to raw JSON)
     return state
