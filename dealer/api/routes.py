@@ -134,8 +134,9 @@ def table_routes(Host: Any, state_path: str, api: str) -> APIRouter:  # noqa: N8
 
     @router.post(api + "/autoplay", tags=["control"])
     async def autoplay(body: AutoplayIn, role: DealerRole, host: Host) -> dict[str, bool]:
-        """Simulated play on or off: off hands the table to the dealer page."""
-        host.set_autoplay(body.on)
+        """Simulated play on or off: off hands the table to the dealer page once the step in
+        progress has finished."""
+        await run_in_threadpool(host.set_autoplay, body.on)
         return {"autoplay": host.autoplay}
 
     return router

@@ -174,7 +174,10 @@ class TableHost:
         self.table.close()
 
     def set_autoplay(self, on: bool) -> None:
-        self.autoplay = on
+        """Simulated play on or off. Off returns once the step in progress has finished, and no
+        other step starts after it: the dealer takes over a table that has stopped moving."""
+        with self._step_lock:
+            self.autoplay = on
         self.table.hub.publish("autoplay", {"on": on})
 
     # ---- simulated play --------------------------------------------------------------------------
@@ -184,7 +187,7 @@ class TableHost:
             acted = False
             if self.autoplay:
                 try:
-                    acted = self.step()
+                    acted = self._autoplay_step()
                 except DealerError as exc:  # the game refused its own move: show it and hand over
                     log.warning("autoplay stopped: %s", exc)
                     self.table.hub.publish("error", {"detail": str(exc)})
@@ -204,6 +207,10 @@ class TableHost:
         """One step of simulated play; False when there is nothing to do right now."""
         with self._step_lock:
             return self._step()
+
+    def _autoplay_step(self) -> bool:
+        with self._step_lock:  # autoplay may have been turned off while this thread waited here
+            return self.autoplay and self._step()
 
     def _step(self) -> bool:
         if self.before_step is not None:

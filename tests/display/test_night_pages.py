@@ -138,7 +138,6 @@ def test_control_page_every_button_does_something(browser: Any, night: NightServ
     screenshot(page, shots, f"control-bj-{size[0]}x{size[1]}", full_page=True)
     page.click("#autoplay-off")  # a still table: the sweep below taps every button once
     page.wait_for_selector("#autoplay-state:text('dealer in control')", timeout=10_000)
-    time.sleep(0.5)
     page.evaluate(WATCH)
     tapped = []
     for selector in page.evaluate(BUTTONS):
@@ -162,7 +161,6 @@ def test_control_page_runs_a_blackjack_round_by_taps(browser: Any, night: NightS
     page.wait_for_selector("body[data-connected=yes] [data-game-view]", timeout=20_000)
     page.click("#autoplay-off")
     page.wait_for_selector("#autoplay-state:text('dealer in control')", timeout=10_000)
-    time.sleep(0.5)
     for _ in range(60):  # the round in progress ends by taps: stand, decline, or a card from the pad
         state = night.get("/api/tables/bj/state")
         if state["prompt"]["step"] == "bet":
@@ -234,7 +232,6 @@ def test_a_misread_card_is_corrected_by_taps(browser: Any, night: NightServer) -
     page.wait_for_selector("body[data-connected=yes] [data-game-view]", timeout=20_000)
     page.click("#autoplay-off")
     page.wait_for_selector("#autoplay-state:text('dealer in control')", timeout=10_000)
-    time.sleep(0.5)
     for _ in range(60):  # to the next card the dealer enters for a player (the dealer's hole card is a back)
         state = night.get("/api/tables/bj/state")
         prompt = state["prompt"]

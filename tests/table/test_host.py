@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import Counter
 from pathlib import Path
@@ -179,4 +180,36 @@ def test_a_game_whose_pack_the_shoe_device_cannot_hold_is_dealt_by_the_engine(tm
         state = host.table.public_state()
         assert state["shoe"]["faults"] == [] and len(host.table.history) >= 1
     finally:
+        host.stop()
+
+
+def test_taking_over_waits_for_the_step_in_progress_and_nothing_moves_after(tmp_path: Path) -> None:
+    """The dealer page's "Take over": once autoplay-off has returned, the table stands still."""
+    host = host_for(tmp_path, NO_DEVICES, mode="simulated")
+    in_step, finish = threading.Event(), threading.Event()
+    late_steps: list[int] = []
+    off_returned = threading.Event()
+
+    def hold_the_step() -> None:
+        if off_returned.is_set():
+            late_steps.append(sum(1 for _ in host.table.store.records()))
+        in_step.set()
+        finish.wait(10)
+
+    host.before_step = hold_the_step
+    try:
+        host.start()
+        assert host.autoplay and in_step.wait(10)  # autoplay is inside a step, held there
+        taking_over = threading.Thread(target=lambda: (host.set_autoplay(False), off_returned.set()))
+        taking_over.start()
+        taking_over.join(0.3)
+        assert taking_over.is_alive()  # the reply waits while the step is unfinished
+        finish.set()
+        taking_over.join(10)
+        assert off_returned.is_set() and not host.autoplay
+        records = sum(1 for _ in host.table.store.records())
+        time.sleep(0.3)  # the autoplay thread goes round several times (pace 0 waits 0.05 s)
+        assert late_steps == [] and sum(1 for _ in host.table.store.records()) == records
+    finally:
+        finish.set()
         host.stop()
