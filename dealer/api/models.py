@@ -32,6 +32,9 @@ class CorrectIn(_Body):
 
 class ActionIn(_Body):
     option: str = Field(min_length=1, max_length=32, examples=["hit"])
+    target: str | None = Field(None, min_length=1, max_length=64, description="what the button acts on "
+                               "where the game needs it: a slot machine", examples=["m1"])
+    amount: int | None = Field(None, ge=1, le=1_000_000, description="coins for a slot spin", examples=[3])
 
 
 class ResumeIn(_Body):

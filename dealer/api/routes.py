@@ -90,7 +90,7 @@ def table_routes(Host: Any, state_path: str, api: str) -> APIRouter:  # noqa: N8
     @router.post(api + "/actions", tags=["control"], status_code=201)
     async def take_action(body: ActionIn, role: DealerRole, host: Host) -> dict[str, Any]:
         """Pick one of the prompt's options (what the dealer page's buttons do)."""
-        return _record(await run_in_threadpool(host.act, body.option))
+        return _record(await run_in_threadpool(host.act, body.option, body.target, body.amount))
 
     @router.post(api + "/cards", tags=["control"], status_code=201)
     async def enter_card(body: CardIn, role: DealerRole, host: Host) -> dict[str, Any]:

@@ -40,6 +40,8 @@ BUY_IN = 500  # what each simulated seat of a pot game brings to the table when 
 DEFAULT_PLAYERS = ("ann", "bob", "cy", "dee", "eve", "fay", "gus", "hal", "ivy", "jo")
 Opener = Callable[[Any, str, str], list[Operation]]  # (module, rules spec, table key) -> operations
 Actions = Callable[[Any, str, Prompt], Operation]  # (module, option, prompt) -> operation
+# (module, game, option, prompt, target, amount, rng) -> an operation whose outcome the house RNG draws
+Plays = Callable[[Any, Any, str, Prompt, str | None, int | None, Any], Operation]
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,7 @@ class GameEntry:
     fresh_pack: bool = False  # every round is dealt from a freshly shuffled pack (pai gow)
     reveal: Callable[[Any, Any, Card], Operation] | None = None  # (module, game, card): turn one up
     seats: bool = True  # simulated players sit at this game (False: scorebooks)
+    plays: Plays | None = None  # options drawn by the house RNG (a slot spin), in place of ``actions``
 
     def _module(self) -> Any:
         name = self.module if "." in self.module else f"games.{self.module}"
@@ -72,7 +75,12 @@ class GameEntry:
         """The operation that opens the game (the last of :meth:`opening`)."""
         return self.opening(rules, key)[-1]
 
-    def action(self, option: str, prompt: Prompt) -> Operation:
+    def action(self, option: str, prompt: Prompt, game: Any = None, target: str | None = None,
+               amount: int | None = None, rng: Any = None) -> Operation:
+        """The operation for one of the prompt's options; ``target`` and ``amount`` for the games
+        whose buttons need them (which slot machine, how many coins)."""
+        if self.plays is not None:
+            return self.plays(self._module(), game, option, prompt, target, amount, rng)
         if self.actions is None:
             raise IllegalOperation(f"{self.module} takes its decisions as operations (POST /api/operations)")
         return self.actions(self._module(), option, prompt)
@@ -390,7 +398,9 @@ GAMES: dict[str, GameEntry] = {
         _table_actions({"deal": "PusoyDeal", "settle": "PusoySettle"}), opener=_open_simple()),
     "slots": GameEntry("games.slots", "InstallMachine",
                        "Slot machines with meters and a shared progressive (RULES A14)",
-                       opener=_open_slots),
+                       opener=_open_slots,
+                       plays=lambda m, game, option, prompt, target, amount, rng: m.button_operation(
+                           game, option, target or prompt.who, amount, rng)),
 }
 
 SCOREBOOK = GameEntry("scoring.operations", "OpenScorebook",

@@ -405,9 +405,11 @@ class TableHost:
         op: Operation = operation_from_payload(kind, payload)
         return self.table.submit(op)
 
-    def act(self, option: str) -> Record:
+    def act(self, option: str, target: str | None = None, amount: int | None = None) -> Record:
         """The dealer picks one of the prompt's options (hit, stand, draw...), or ``shuffle`` when
-        the table waits for one (a physical shoe: the cut card's place is reported by the shoe)."""
+        the table waits for one (a physical shoe: the cut card's place is reported by the shoe).
+        ``target`` and ``amount`` name what a button acts on where the game needs it (a slot
+        machine and its coins)."""
         prompt = self.table.prompt()
         if option == "shuffle" and prompt is not None and prompt.step is Step.SHUFFLE:
             shoe = self.table.state.require_shoe()
@@ -416,7 +418,8 @@ class TableHost:
         if prompt is None or option not in prompt.options:
             offered = ", ".join(prompt.options) if prompt and prompt.options else "nothing"
             raise IllegalOperation(f"{option!r} is not an option now (the table offers {offered})")
-        return self.table.submit(game_entry(self.table.game_name or "").action(option, prompt))
+        entry = game_entry(self.table.game_name or "")
+        return self.table.submit(entry.action(option, prompt, self.table.game, target, amount, self.rng))
 
     def resolve(self, issue: int, code: str) -> Record:
         """The dealer settles an integrity issue: the card was ``code``."""

@@ -271,6 +271,51 @@ def test_dealer_page_runs_a_faro_turn_by_hand(browser: Any, tmp_path: Path) -> N
         server.stop()
 
 
+def test_dealer_page_spins_a_slot_machine_by_taps(browser: Any, tmp_path: Path) -> None:
+    """Take over a slot floor on the control page: credits in by taps, then Spin on the seat's machine
+    at a bet the dealer chose; the house draws the stops (RULES A14) and the meters follow."""
+    server = serve(tmp_path, "slots")
+    try:
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.goto(server.url + "/dealer")
+        page.wait_for_selector("body[data-connected=yes] .slot-machine", timeout=20_000)
+        page.click("#autoplay-off")
+        page.wait_for_selector("#autoplay-state:text('dealer in control')", timeout=10_000)
+        state = server.get("/state")
+        while state["prompt"]["step"] != "bet":  # a free spin or a pick in progress: the page's own buttons
+            option = state["prompt"]["options"][0]
+            page.click(f"button[data-option='{option}']")
+            page.wait_for_function(f"Number(document.body.dataset.seq) > {state['seq']}", timeout=10_000)
+            state = server.get("/state")
+        machines = sorted(state["games"]["slots"]["machines"])
+        page.click(".player-chip[data-seat='1']")
+        page.click("button[data-option='insert']")
+        page.click(f"#bet-choice button[data-choice='{machines[0]}']")
+        page.click("#bet-clear")
+        page.click(".chip[data-chip='25']")
+        seq = server.get("/state")["seq"]
+        page.click("#place-bet")
+        page.wait_for_function(f"Number(document.body.dataset.seq) > {seq}", timeout=10_000)
+        before = server.get("/state")["games"]["slots"]["machines"][machines[0]]
+        page.click("button[data-option='spin']")
+        assert page.get_attribute("#bet-panel", "data-mode") == "spin"
+        chosen = page.get_attribute(f"#bet-choice button[data-choice='{machines[0]}']", "aria-pressed")
+        assert chosen == "true"  # seat 1 plays the first machine
+        assert page.inner_text("#bet-amount") == f"{before['max_bet']} coins"  # the maximum bet by default
+        page.click("#bet-clear")
+        page.click(".chip[data-chip='1']")
+        seq = server.get("/state")["seq"]
+        page.click("#place-bet")
+        page.wait_for_function(f"Number(document.body.dataset.seq) > {seq}", timeout=10_000)
+        assert page.inner_text("#error") == ""
+        after = server.get("/state")["games"]["slots"]["machines"][machines[0]]
+        assert after["meters"]["games_played"] == before["meters"]["games_played"] + 1
+        assert after["meters"]["coin_in"] == before["meters"]["coin_in"] + 1  # one coin, as tapped
+        assert after["last_spin"]["coins"] == 1
+    finally:
+        server.stop()
+
+
 def test_baccarat_roads_draw_the_results_so_far(browser: Any, tmp_path: Path) -> None:
     server = serve(tmp_path, "baccarat")
     try:

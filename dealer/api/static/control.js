@@ -23,6 +23,7 @@ const MODES = {
   insure: { kind: "blackjack.insure", seat: "int", label: "Insurance (up to half the bet)", fromPrompt: true },
   raise: { kind: "reddog.raise", seat: "str", label: "Raise (up to the bet)", fromPrompt: true },
   insert: { kind: "slots.insert", label: "Insert credits", slots: true },
+  spin: { label: "Spin", slots: true, coins: true },
 };
 const LABELS = { "peek-clear": "Peek: no blackjack", "new-deal": "New deal", "new-shoe": "New shoe", "new-round": "New round", "no-raise": "No raise",
   "cash-out": "Cash out", dice: "Throw dice", reshuffle: "Reshuffle", decline: "No insurance", keep: "Keep the bank", withdraw: "Withdraw the bank" };
@@ -34,7 +35,7 @@ let seat = "";            // the selected seat ("3")
 let amount = 0;
 let choice = "";
 let toggled = false;
-let mode = "bet";         // bet | insure | raise | insert
+let mode = "bet";         // bet | insure | raise | insert | spin
 let rank = "";
 let fixing = null;        // {seq, card} being corrected
 let disputing = null;     // an open integrity issue being settled
@@ -65,11 +66,11 @@ function seatValue(spec, s) {
 function optionButtons(state) {
   const p = state.prompt;
   const offered = p ? (p.step === "shuffle" && !p.options.length ? ["shuffle"] : p.options) : [];
-  // slots: a spin's stops come from the server's RNG, which no dealer route offers yet
-  const shown = gameKey() === "slots" ? offered.filter((o) => o !== "spin") : offered;
-  return shown.map((o) => {
+  return offered.map((o) => {
     const b = el("button", { type: "button", "data-option": o, class: `opt opt-${o}`, text: label(o) });
     if (o === "bet") b.onclick = () => openForm("bet");
+    // a slot machine owing a free spin is named by the prompt; a paid spin picks machine and coins
+    else if (o === "spin" && p.step === "decide") b.onclick = act(() => post("actions", { option: o }));
     else if (o === "cash-out" && gameKey() === "slots") b.onclick = act(() => cashOutMachines());
     else if (MODES[o]) b.onclick = () => openForm(o);
     else if (o === "reveal" || o === "card") b.onclick = () => { $("card-panel").scrollIntoView({ block: "center" }); flash($("card-panel")); };
@@ -89,6 +90,11 @@ function flash(node) { node.classList.remove("flash"); void node.offsetWidth; no
 
 function openForm(which) {
   mode = which;
+  if (which === "spin") {  // seat n plays the n-th machine, at its maximum bet unless the dealer changes it
+    const ids = Object.keys(((current.games || {}).slots || {}).machines || {}).sort();
+    choice = ids[Number(seat) - 1] || ids[0] || "";
+    amount = slotMachine(choice).max_bet || amount;
+  }
   if (MODES[which] && MODES[which].fromPrompt && current.prompt && current.prompt.who) seat = seatKey(current.prompt.who);
   renderBet();
   $("bet-panel").hidden = false;
@@ -146,7 +152,7 @@ function renderBet() {
     t.onclick = () => { toggled = !toggled; renderBet(); };
     row.append(t);
   }
-  $("bet-amount").textContent = spec.slots ? `${amount} credits` : String(amount);
+  $("bet-amount").textContent = spec.coins ? `${amount} coins` : spec.slots ? `${amount} credits` : String(amount);
   $("place-bet").textContent = mode === "insert" ? "Insert" : mode === "bet" ? "Place bet" : label(mode);
 }
 
@@ -158,7 +164,8 @@ function payload() {
   if (spec.toggle) body[spec.toggle.field] = toggled;
   return { kind: spec.kind, payload: body };
 }
-function machineDenomination(machine) { return ((((current.games || {}).slots || {}).machines || {})[machine] || {}).denomination_cents || 1; }
+function slotMachine(machine) { return (((current.games || {}).slots || {}).machines || {})[machine] || {}; }
+function machineDenomination(machine) { return slotMachine(machine).denomination_cents || 1; }
 
 // ---- cards: a pad for entering, correcting and settling a disputed card ---------------------------
 function renderPad() {
@@ -279,8 +286,8 @@ $("chip-buttons").replaceChildren(...CHIP_VALUES.map((v) => {
 $("bet-clear").onclick = () => { amount = 0; renderBet(); };
 $("place-bet").onclick = act(async () => {
   if (!amount) throw new Error("tap the chips to make an amount first");
-  const body = payload();
-  await post("operations", body);
+  if (mode === "spin") await post("actions", { option: "spin", target: choice, amount });
+  else await post("operations", payload());
   if (mode !== "bet") mode = "bet";
 });
 $("autoplay-off").onclick = act(async () => { const r = await post("autoplay", { on: false }); $("autoplay-state").textContent = r.autoplay ? "autoplay on" : "dealer in control"; });

@@ -49,6 +49,7 @@ __all__ = [
     "SelectPaytable",
     "SlotFloor",
     "SpinReels",
+    "button_operation",
     "pick_operation",
     "spin_operation",
 ]
@@ -189,6 +190,34 @@ class InstallMachine(Operation):
             pool.seed(table.ledger)
             floor.pools[pool.name] = pool
         floor.machines[self.machine] = SlotMachine(self.machine, title, self.denomination, paytable)
+
+
+def button_operation(
+    floor: SlotFloor, option: str, machine: str | None, coins: int | None = None, rng: Rng | None = None
+) -> SpinReels | PickBonus:
+    """A button pressed on ``machine``: ``spin`` (the free or re-spin it owes, else a paid spin of
+    ``coins``, the title's maximum bet by default) or one of its pick bonus's choices.
+
+    >>> floor = SlotFloor()
+    >>> button_operation(floor, "spin", None)
+    Traceback (most recent call last):
+    ...
+    dealer.core.errors.IllegalOperation: which machine? (machines: none installed)
+    """
+    if machine is None:
+        known = ", ".join(sorted(floor.machines)) or "none installed"
+        raise IllegalOperation(f"which machine? (machines: {known})")
+    m = floor.machine(machine)
+    if m.pick_pending():
+        feature = m.pick_feature()
+        choices = feature.choices if feature is not None else ()
+        ensure(option in choices, f"RULES A14: {m.title.name} waits for a pick: one of {', '.join(choices)}")
+        return pick_operation(floor, machine, option, rng)
+    ensure(option == "spin", f"{option!r} is not a slot machine's button now (expected spin)")
+    pending = m.pending()
+    if pending is not None:
+        coins = pending[1] if coins is None else coins
+    return spin_operation(floor, machine, m.title.max_bet if coins is None else coins, rng)
 
 
 @register_operation

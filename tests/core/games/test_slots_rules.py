@@ -19,6 +19,7 @@ from dealer.core.games.slots import (
     SelectPaytable,
     SlotFloor,
     SpinReels,
+    button_operation,
     spin_operation,
 )
 from dealer.core.rng import Rng
@@ -581,3 +582,41 @@ def test_a_spin_needs_the_credits_for_its_bet() -> None:
         m.spin(3, "-", "-", "-")
     m.spin(2, "-", "-", "-")
     assert m.m.meters["credits"] == 0
+
+
+# --- the machine's buttons on the dealer page ----------------------------------------------------
+
+
+def test_the_spin_button_plays_the_owed_free_spin_at_the_triggering_bet() -> None:
+    # RULES A14: Bonkers — free spins play the triggering bet; the button needs no coins for them
+    m = Machine("bonkers")
+    m.spin(2, "BONKERS", "BONKERS", "-")
+    op = button_operation(m.floor, "spin", "m", None, Rng.from_seed(1))
+    assert isinstance(op, SpinReels) and op.coins == 2
+    m.table.apply(op)
+    assert m.m.last is not None and m.m.last.kind.value == "free" and m.m.last.win > 0
+    with pytest.raises(IllegalOperation, match="triggering bet of 2 coins"):
+        button_operation(m.floor, "spin", "m", 3, Rng.from_seed(1))
+
+
+def test_a_paid_spin_from_the_button_bets_the_maximum_unless_told() -> None:
+    # RULES A14: a paid spin takes 1..max coins from the credit meter
+    m = Machine("bonkers")
+    assert button_operation(m.floor, "spin", "m", None, Rng.from_seed(2)).coins == m.title.max_bet
+    assert button_operation(m.floor, "spin", "m", 1, Rng.from_seed(2)).coins == 1
+    with pytest.raises(IllegalOperation, match="machines: m"):
+        button_operation(m.floor, "spin", None)
+    with pytest.raises(IllegalOperation, match="expected spin"):
+        button_operation(m.floor, "bull", "m")
+
+
+def test_the_bullfight_waits_for_the_players_pick_and_the_house_draws_the_winner() -> None:
+    # RULES A14: El Toro — a matador and a bull on a 3-coin spin: the player picks bull or matador
+    m = Machine("el-toro")
+    m.spin(3, "MATADOR", "-", "BULL")
+    with pytest.raises(IllegalOperation, match="waits for a pick: one of"):
+        button_operation(m.floor, "spin", "m")
+    op = button_operation(m.floor, "matador", "m", None, Rng.from_seed(3))
+    assert isinstance(op, PickBonus) and op.choice == "matador" and op.winner in ("bull", "matador")
+    m.table.apply(op)
+    assert not m.m.pick_pending()
