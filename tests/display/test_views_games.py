@@ -271,6 +271,97 @@ def test_dealer_page_runs_a_faro_turn_by_hand(browser: Any, tmp_path: Path) -> N
         server.stop()
 
 
+def take_over(browser: Any, server: Server) -> Any:
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(server.url + "/dealer")
+    page.wait_for_selector("body[data-connected=yes] [data-game-view]", timeout=20_000)
+    page.click("#autoplay-off")
+    page.wait_for_selector("#autoplay-state:text('dealer in control')", timeout=10_000)
+    return page
+
+
+def tap_and_wait(page: Any, server: Server, selector: str) -> dict[str, Any]:
+    seq = server.get("/state")["seq"]
+    page.click(selector)
+    page.wait_for_function(f"Number(document.body.dataset.seq) > {seq}", timeout=10_000)
+    assert page.inner_text("#error") == ""
+    return server.get("/state")
+
+
+def test_dealer_page_takes_a_faro_bet_back_and_calls_the_turn(browser: Any, tmp_path: Path) -> None:
+    """Faro's last turn by taps: a bet taken back, then the turn called (RULES A5)."""
+    server = serve(tmp_path, "faro")
+    try:
+        page = take_over(browser, server)
+        state = server.get("/state")
+        for _ in range(300):  # deal by hand to the last turn, keeping the three last cards unlike
+            options = state["prompt"]["options"]
+            if "call" in options:
+                break
+            if "settle" in options or "new-deal" in options:
+                server.post("/api/actions", {"option": "settle" if "settle" in options else "new-deal"})
+            else:
+                spindles = state["games"]["faro"]["casekeeper"]["spindles"]
+                server.post("/api/cards", {"card": max(spindles, key=lambda s: s["left"])["rank"] + "S"})
+            state = server.get("/state")
+        assert "call" in state["prompt"]["options"]
+        spindles = state["games"]["faro"]["casekeeper"]["spindles"]
+        left = sorted(s["rank"] for s in spindles for _ in range(s["left"]))
+        server.post("/api/operations", {"kind": "faro.bet",
+                                        "payload": {"seat": "seat-2", "rank": left[0], "amount": 10}})
+        page.wait_for_selector(f".layout-bet[data-seat=seat-2][data-rank='{left[0]}']", state="attached",
+                               timeout=10_000)
+        page.click(".player-chip[data-seat='2']")
+        page.click("button[data-option='withdraw']")
+        assert page.get_attribute(f"#bet-choice button[data-choice='{left[0]}']", "aria-pressed") == "true"
+        page.click("#bet-clear")  # no chips: all of it
+        state = tap_and_wait(page, server, "#place-bet")
+        assert not [b for b in state["games"]["faro"]["bets"] if b["seat"] == "seat-2"]
+        page.click("button[data-option='call']")
+        orders = [a["data-choice"] for a in attrs(page, "#bet-choice button", "data-choice")]
+        assert sorted(orders[0].split("-")) == left and len(orders) == len(set(orders)) >= 3
+        page.click(f"#bet-choice button[data-choice='{orders[-1]}']")
+        page.click("#bet-clear")
+        page.click(".chip[data-chip='5']")
+        state = tap_and_wait(page, server, "#place-bet")
+        call = {"seat": "seat-2", "order": orders[-1].split("-"), "amount": 5}
+        assert call in state["games"]["faro"]["calls"]
+    finally:
+        server.stop()
+
+
+def test_dealer_page_insures_and_takes_back_a_trente_et_quarante_bet(browser: Any, tmp_path: Path) -> None:
+    """RULES A7: an insured bet (the house offers insurance) placed by taps, then taken back."""
+    server = serve(tmp_path, "trente-et-quarante", DEALER_TABLE__RULES="insurance=yes")
+    try:
+        page = take_over(browser, server)
+        state = server.get("/state")
+        while "withdraw" not in state["prompt"]["options"]:  # to the next coup's betting
+            options = state["prompt"]["options"]
+            option = next((o for o in ("settle", "new-shoe", "void") if o in options), None)
+            if option:
+                server.post("/api/actions", {"option": option})
+            else:
+                server.post("/api/cards", {"card": "5S"})
+            state = server.get("/state")
+        page.click(".player-chip[data-seat='1']")
+        page.click("button[data-option='bet']")
+        page.click("#bet-choice button[data-choice='noir']")
+        page.click("#bet-choice button[data-toggle='insured']")
+        page.click("#bet-clear")
+        page.click(".chip[data-chip='100']")
+        state = tap_and_wait(page, server, "#place-bet")
+        bets = state["games"]["trente-et-quarante"]["bets"]
+        assert {"seat": "seat-1", "bet": "noir", "amount": 100, "insured": True} in bets
+        page.click("button[data-option='withdraw']")
+        assert page.is_hidden("#chip-buttons")  # a bet comes back whole
+        page.click("#bet-choice button[data-choice='noir']")
+        state = tap_and_wait(page, server, "#place-bet")
+        assert not [b for b in state["games"]["trente-et-quarante"]["bets"] if b["seat"] == "seat-1"]
+    finally:
+        server.stop()
+
+
 def test_dealer_page_spins_a_slot_machine_by_taps(browser: Any, tmp_path: Path) -> None:
     """Take over a slot floor on the control page: credits in by taps, then Spin on the seat's machine
     at a bet the dealer chose; the house draws the stops (RULES A14) and the meters follow."""

@@ -9,7 +9,8 @@ const BETS = {
   baccarat: { kind: "baccarat.bet", seat: "int", choice: { field: "side", options: ["banker", "player", "tie"] } },
   "chemin-de-fer": { kind: "chemin.stake", seat: "int", label: "Stake against the bank" },
   faro: { kind: "faro.bet", seat: "str", choice: { field: "rank", options: RANKS }, toggle: { field: "coppered", label: "Copper (bet to lose)" } },
-  "trente-et-quarante": { kind: "tq.bet", seat: "str", choice: { field: "bet", options: ["rouge", "noir", "couleur", "inverse"] } },
+  "trente-et-quarante": { kind: "tq.bet", seat: "str", choice: { field: "bet", options: ["rouge", "noir", "couleur", "inverse"] },
+    toggle: { field: "insured", label: "Insure (1 % premium)", when: (g) => (g.rules || {}).insurance } },
   "red-dog": { kind: "reddog.bet", seat: "str" },
   "pai-gow": { kind: "pai-gow.bet", seat: "str" },
   "caribbean-stud": { kind: "caribbean-stud.ante", seat: "int", label: "Ante" },
@@ -24,7 +25,11 @@ const MODES = {
   raise: { kind: "reddog.raise", seat: "str", label: "Raise (up to the bet)", fromPrompt: true },
   insert: { kind: "slots.insert", label: "Insert credits", slots: true },
   spin: { label: "Spin", slots: true, coins: true },
+  "faro:call": { kind: "faro.call", seat: "str", label: "Call the turn", choices: callOrders, button: "Call" },
+  "faro:withdraw": { kind: "faro.withdraw", seat: "str", label: "Take a bet back (no chips: all of it)", choices: seatBets, anyAmount: true, button: "Take back" },
+  "trente-et-quarante:withdraw": { kind: "tq.withdraw", seat: "str", label: "Take a bet back", choices: seatBets, noAmount: true, button: "Take back" },
 };
+const modeSpec = (option) => MODES[`${gameKey()}:${option}`] || MODES[option];
 const LABELS = { "peek-clear": "Peek: no blackjack", "new-deal": "New deal", "new-shoe": "New shoe", "new-round": "New round", "no-raise": "No raise",
   "cash-out": "Cash out", dice: "Throw dice", reshuffle: "Reshuffle", decline: "No insurance", keep: "Keep the bank", withdraw: "Withdraw the bank" };
 const CARD_GAMES_WITHOUT_PAD = /^(slots|scorebook)/;
@@ -72,7 +77,7 @@ function optionButtons(state) {
     // a slot machine owing a free spin is named by the prompt; a paid spin picks machine and coins
     else if (o === "spin" && p.step === "decide") b.onclick = act(() => post("actions", { option: o }));
     else if (o === "cash-out" && gameKey() === "slots") b.onclick = act(() => cashOutMachines());
-    else if (MODES[o]) b.onclick = () => openForm(o);
+    else if (modeSpec(o)) b.onclick = () => openForm(o);
     else if (o === "reveal" || o === "card") b.onclick = () => { $("card-panel").scrollIntoView({ block: "center" }); flash($("card-panel")); };
     else b.onclick = act(() => post("actions", { option: o }));
     return b;
@@ -95,7 +100,7 @@ function openForm(which) {
     choice = ids[Number(seat) - 1] || ids[0] || "";
     amount = slotMachine(choice).max_bet || amount;
   }
-  if (MODES[which] && MODES[which].fromPrompt && current.prompt && current.prompt.who) seat = seatKey(current.prompt.who);
+  if (modeSpec(which) && modeSpec(which).fromPrompt && current.prompt && current.prompt.who) seat = seatKey(current.prompt.who);
   renderBet();
   $("bet-panel").hidden = false;
   $("bet-panel").scrollIntoView({ block: "center" });
@@ -126,8 +131,22 @@ function renderPlayers(state) {
 }
 
 function betSpec() {
-  if (mode !== "bet") return MODES[mode];
+  if (mode !== "bet") return modeSpec(mode);
   return BETS[gameKey()];
+}
+
+// Faro's call: every order the three cards left could come out in (RULES A5), "5-9-9".
+function callOrders(state) {
+  const left = [];
+  for (const s of ((((state.games || {}).faro || {}).casekeeper || {}).spindles || [])) for (let i = 0; i < s.left; i++) left.push(s.rank);
+  if (left.length !== 3) return [];
+  const [a, b, c] = left;
+  return [...new Set([[a, b, c], [a, c, b], [b, a, c], [b, c, a], [c, a, b], [c, b, a]].map((o) => o.join("-")))];
+}
+// The selected seat's bets on the layout: "7", "7 coppered" (faro) or "rouge" (trente et quarante).
+function seatBets(state) {
+  const g = (state.games || {})[state.game] || {};
+  return (g.bets || []).filter((b) => b.seat === `seat-${seat}`).map((b) => (b.rank ? `${b.rank}${b.coppered ? " coppered" : ""}` : b.bet));
 }
 
 function renderBet() {
@@ -140,25 +159,37 @@ function renderBet() {
   panel.dataset.mode = mode;
   $("bet-title").textContent = `${spec.label || "Bet"} · ${seatName(current, seat)}`;
   const row = $("bet-choice");
-  const options = spec.slots ? Object.keys(((current.games || {}).slots || {}).machines || {}) : spec.choice ? spec.choice.options : [];
+  const options = spec.slots ? Object.keys(((current.games || {}).slots || {}).machines || {})
+    : spec.choices ? spec.choices(current) : spec.choice ? spec.choice.options : [];
   if (options.length && !options.includes(choice)) choice = options[0];
   row.replaceChildren(...options.map((o) => {
     const b = el("button", { type: "button", class: `choice${o === choice ? " selected" : ""}`, "data-choice": o, "aria-pressed": o === choice ? "true" : "false", text: o });
     b.onclick = () => { choice = o; renderBet(); };
     return b;
   }));
-  if (spec.toggle) {
+  const toggle = spec.toggle && (!spec.toggle.when || spec.toggle.when((current.games || {})[current.game] || {})) ? spec.toggle : null;
+  if (!toggle) toggled = false;  // e.g. a house without insurance
+  if (toggle) {
     const t = el("button", { type: "button", class: `choice toggle${toggled ? " selected" : ""}`, "data-toggle": spec.toggle.field, "aria-pressed": toggled ? "true" : "false", text: spec.toggle.label });
     t.onclick = () => { toggled = !toggled; renderBet(); };
     row.append(t);
   }
+  if (spec.choices && !options.length) row.append(el("p", { class: "quiet", text: spec.choices === callOrders ? "no call now" : "this seat has no bet to take back" }));
+  panel.querySelector(".amount-row").hidden = !!spec.noAmount;
+  $("chip-buttons").hidden = !!spec.noAmount;
   $("bet-amount").textContent = spec.coins ? `${amount} coins` : spec.slots ? `${amount} credits` : String(amount);
-  $("place-bet").textContent = mode === "insert" ? "Insert" : mode === "bet" ? "Place bet" : label(mode);
+  $("place-bet").textContent = spec.button || (mode === "insert" ? "Insert" : mode === "bet" ? "Place bet" : label(mode));
 }
 
 function payload() {
   const spec = betSpec();
   if (mode === "insert") return { kind: spec.kind, payload: { machine: choice, source: `seat-${seat}`, cents: amount * machineDenomination(choice) } };
+  if (mode === "call") return { kind: spec.kind, payload: { seat: seatValue(spec, seat), order: choice.split("-"), amount } };
+  if (mode === "withdraw" && gameKey() === "faro") {
+    const [r, copper] = choice.split(" ");
+    return { kind: spec.kind, payload: { seat: seatValue(spec, seat), rank: r, coppered: !!copper, amount: amount || null } };
+  }
+  if (mode === "withdraw") return { kind: spec.kind, payload: { seat: seatValue(spec, seat), bet: choice } };
   const body = { seat: seatValue(spec, seat), [spec.amount || "amount"]: amount };
   if (spec.choice) body[spec.choice.field] = choice;
   if (spec.toggle) body[spec.toggle.field] = toggled;
@@ -285,7 +316,9 @@ $("chip-buttons").replaceChildren(...CHIP_VALUES.map((v) => {
 }));
 $("bet-clear").onclick = () => { amount = 0; renderBet(); };
 $("place-bet").onclick = act(async () => {
-  if (!amount) throw new Error("tap the chips to make an amount first");
+  const spec = betSpec();
+  if (spec.choices && !choice) throw new Error(spec.choices === callOrders ? "no call is offered now" : "this seat has no bet to take back");
+  if (!amount && !spec.anyAmount && !spec.noAmount) throw new Error("tap the chips to make an amount first");
   if (mode === "spin") await post("actions", { option: "spin", target: choice, amount });
   else await post("operations", payload());
   if (mode !== "bet") mode = "bet";
