@@ -16,7 +16,7 @@ from fastapi.responses import PlainTextResponse
 from starlette.concurrency import run_in_threadpool
 
 from dealer import __version__
-from dealer.api.deps import AdminRole, DealerRole, HostDep, TableHostDep, ViewerRole
+from dealer.api.deps import AdminRole, DealerRole, HostDep, NightDep, TableHostDep, ViewerRole
 from dealer.api.models import (
     ActionIn,
     AutoplayIn,
@@ -40,10 +40,13 @@ router = APIRouter()
 
 
 @router.get("/health", tags=["read"])
-async def health(host: HostDep) -> dict[str, Any]:
-    """Liveness: version, table name and how many events the log holds."""
+async def health(host: HostDep, night: NightDep) -> dict[str, Any]:
+    """Liveness: version, the first table's name and event count, and every table of the night
+    (name, events, paused, autoplay)."""
+    tables = {tid: {"name": t.name, "events": t.host.table.store.last_seq, "paused": t.host.table.paused,
+                    "autoplay": t.host.autoplay} for tid, t in night.tables.items()}
     return {"status": "ok", "version": __version__, "table": host.table.name,
-            "events": host.table.store.last_seq, "paused": host.table.paused}
+            "events": host.table.store.last_seq, "paused": host.table.paused, "tables": tables}
 
 
 def table_routes(Host: Any, state_path: str, api: str) -> APIRouter:  # noqa: N803 - a type

@@ -135,7 +135,7 @@ def test_websocket_without_token_is_refused(secured: tuple[TestClient, dict[str,
 def test_metrics_and_pages(secured: tuple[TestClient, dict[str, str]]) -> None:
     client, _ = secured
     text = client.get("/metrics").text
-    assert "dealer_event_log_records" in text and "dealer_table_paused 0.0" in text
+    assert "dealer_event_log_records{table=" in text and "dealer_table_paused{table=" in text
     display = client.get("/display")  # the default table's TV view (the page itself: tests/display)
     assert display.status_code == 200 and display.headers["content-type"].startswith("text/html")
     assert client.get("/static/../app.py").status_code == 404

@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 
 from dealer.api import create_app
 from dealer.config import NightSettings
+from dealer.core.table_state import PauseTable
 from dealer.table.host import chips_in_play
 from dealer.table.night import Night
 
@@ -180,3 +181,18 @@ def test_the_game_changes_from_the_api_and_is_logged(client: TestClient) -> None
     assert any(e["kind"] == "table.pause" and "blackjack -> baccarat" in e["payload"]["reason"]
                for e in events)
     assert ok(client.get("/api/tables/bj/state"))["players"][0]["name"] == "Bob"  # still seated
+
+
+def test_health_and_metrics_cover_every_table_of_the_night(client: TestClient) -> None:
+    night = night_of(client)
+    night.host("bac").table.submit(PauseTable("shoe", "jam"))  # the second table, not the first
+    health = ok(client.get("/health"))
+    assert health["status"] == "ok" and set(health["tables"]) == {"bj", "bac"}
+    for table_id, table in health["tables"].items():
+        assert table["events"] == night.host(table_id).table.store.last_seq
+    assert health["tables"]["bac"]["paused"] is True and health["tables"]["bj"]["paused"] is False
+    text = client.get("/metrics").text
+    for table_id, paused in (("bj", 0.0), ("bac", 1.0)):
+        events = night.host(table_id).table.store.last_seq
+        assert f'dealer_event_log_records{{table="{table_id}"}} {float(events)}' in text
+        assert f'dealer_table_paused{{table="{table_id}"}} {paused}' in text
