@@ -16,6 +16,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -86,6 +87,27 @@ class CageState:
         """Chips each table received and did not give back (its drop, less what left with players)."""
         tables = set(self.to_tables) | set(self.from_tables)
         return {t: self.to_tables.get(t, 0) - self.from_tables.get(t, 0) for t in sorted(tables)}
+
+    def to_json(self) -> dict[str, Any]:
+        """Every player, and where the chips sold tonight are: in stacks or at tables."""
+        return {"players": [p.to_json() for p in self.players.values()], "sold": self.sold,
+                "in_stacks": self.in_stacks, "at_tables": self.at_tables()}
+
+
+def replay_cage(records: Iterable[Record]) -> CageState:
+    """The cage rebuilt from its log; a record that cannot be applied is named."""
+    state = CageState()
+    for record in records:
+        try:
+            operation_from(record.kind, record.data).apply(state)
+        except (IllegalOperation, TypeError) as exc:
+            what = f"cage record {record.seq} ({record.kind})"
+            raise IllegalOperation(f"{what} cannot be replayed: {exc}") from None
+    return state
+
+
+def is_cage_log(first: Record | None) -> bool:
+    return first is not None and first.kind in _KINDS
 
 
 # ---- operations ----------------------------------------------------------------------------------
@@ -280,9 +302,7 @@ class Cage:
     def __init__(self, store: EventStore) -> None:
         self.store = store
         self._lock = threading.RLock()
-        self.state = CageState()
-        for record in store.records():
-            operation_from(record.kind, record.data).apply(self.state)
+        self.state = replay_cage(store.records())
 
     @classmethod
     def open(cls, path: str | Path) -> Cage:

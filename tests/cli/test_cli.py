@@ -11,6 +11,7 @@ from pathlib import Path
 from dealer import __version__
 from dealer.core.table_state import LoadShoe, ShuffleShoe, TransferChips
 from dealer.store import EventStore
+from dealer.table.cage import AddPlayer, BuyIn, Cage, Sit
 
 
 def dealer(*args: str) -> subprocess.CompletedProcess[str]:
@@ -78,3 +79,24 @@ def test_serve_refuses_a_camera_source_that_does_not_exist(tmp_path: Path) -> No
     config.write_text(f'[devices]\ncamera = "{tmp_path / "nope.mp4"}"\n')
     result = dealer("serve", "--config", str(config), "--db", str(tmp_path / "t.db"))
     assert result.returncode == 2 and "devices.camera" in result.stderr and "nope.mp4" in result.stderr
+
+
+def test_replay_reads_a_nights_cage_log(tmp_path: Path) -> None:
+    db = tmp_path / "cage.db"
+    cage = Cage.open(db)
+    cage.submit(AddPlayer("p1", "Ann"))
+    cage.submit(BuyIn("p1", 500))
+    cage.submit(Sit("p1", "bj", 2, 300))
+    cage.close()
+    result = dealer("replay", "--db", str(db), "--json")
+    assert result.returncode == 0, result.stderr
+    state = json.loads(result.stdout)
+    assert state["sold"] == 500 and state["in_stacks"] == 200 and state["at_tables"] == {"bj": 300}
+    ann = state["players"][0]
+    assert ann["name"] == "Ann" and ann["at_table"] == {"table": "bj", "seat": 2, "brought": 300}
+    conn = sqlite3.connect(db)  # a sit of more chips than the stack holds cannot be replayed
+    conn.execute("UPDATE events SET payload = replace(payload, '300', '900') WHERE seq = 3")
+    conn.commit()
+    conn.close()
+    bad = dealer("replay", "--db", str(db))
+    assert bad.returncode == 1 and "cage record 3 (night.sit)" in bad.stderr
