@@ -94,6 +94,16 @@ class IndexGlyphs:
     rank_alternatives: tuple[Glyph, ...] = ()
 
 
+@dataclass(frozen=True)
+class Reading:
+    """One index corner read: the best code, its confidence and where the index was."""
+
+    card: str
+    confidence: float
+    reject: float
+    index_corner: tuple[tuple[float, float], ...]
+
+
 def _fit(crop: np.ndarray, size: int, margin: int, *, area_only: bool = False) -> np.ndarray:
     """``crop`` scaled (aspect kept) to fill a ``size`` × ``size`` canvas less ``margin``, centred.
 
@@ -339,3 +349,15 @@ def letter_column(patch: np.ndarray) -> int:
                 chain.append(b)
         best = max(best, len(chain))
     return best
+
+
+def is_joker_corner(image: np.ndarray, frame: CornerFrame) -> bool:
+    """A joker's index: "JOKER" spelt down the corner instead of a rank over a suit."""
+    return letter_column(cut_patch(image, frame)[0]) >= 4
+
+
+def corner_box(f: CornerFrame) -> tuple[tuple[float, float], ...]:
+    """Where an index would lie at corner ``f`` (the patch's index column), in image pixels."""
+    m = f.card_to_image()
+    box = np.array([[0.02, 0.03], [0.2, 0.03], [0.2, 0.5], [0.02, 0.5]]).reshape(-1, 1, 2)
+    return tuple((float(x), float(y)) for x, y in cv2.perspectiveTransform(box, m).reshape(-1, 2))

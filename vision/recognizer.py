@@ -15,7 +15,6 @@ Two modes:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
 import cv2
@@ -23,9 +22,10 @@ import numpy as np
 
 from vision.calibration import Calibration
 from vision.detect import CardQuad, CornerFrame, Detection, detect_cards, min_channel
-from vision.finder import IndexFrame, default_finder, find_cards, index_frames
+from vision.finder import IndexFrame, default_finder, find_cards
 from vision.glyphs import RANK_CLASSES, SUIT_CLASSES, GlyphModel, default_model
-from vision.index import PX, cut_patch, letter_column, segment_index
+from vision.index import PX, Reading, corner_box, cut_patch, is_joker_corner, letter_column, segment_index
+from vision.index_frames import FrameStep, find_frames, read_index_frames
 from vision.patch_reader import second_opinion
 from vision.render import CARD_ASPECT
 from vision.sighting import BACK, JOKER, RED_SUITS, Sighting
@@ -37,16 +37,6 @@ FINDERS = ("learned", "classic", "both")
 DEFAULT_FINDER: dict[str, Finder] = {"table": "both", "shoe": "classic"}
 _RANKS = RANK_CLASSES[:-1]
 _SUITS = SUIT_CLASSES[:-1]
-
-
-@dataclass(frozen=True)
-class Reading:
-    """One index corner read: the best code, its confidence and where the index was."""
-
-    card: str
-    confidence: float
-    reject: float
-    index_corner: tuple[tuple[float, float], ...]
 
 
 def colour_is_informative(image: np.ndarray) -> bool:
@@ -86,6 +76,8 @@ class Recognizer:
         # a card read only through the learned finder's corner frames (no outline traced to back it)
         self.min_index_confidence = min_index_confidence
         self.coarse_pass = True  # a second, half-size pass of the learned finder for big cards
+        # work on the index frames between finding and reading them (vision.index_frames.FrameStep)
+        self.frame_steps: tuple[FrameStep, ...] = ()
         # where an index frame does not read, the corners tried next (card widths along its axes)
         self.corner_search: tuple[tuple[float, float], ...] = (
             (-0.03, -0.03),
@@ -140,7 +132,7 @@ class Recognizer:
         conf = float(pr_c[r] * ps_c[s] * (1.0 - reject))
         if _RANKS[r] == "J" and letter_column(patch[:, ::-1] if sideways else patch) >= 4:
             # "JOKER" spelt down the corner: its J over its O is no jack of diamonds
-            return Reading(JOKER, max(conf, 0.8), 0.0, _corner_box(frame)), True
+            return Reading(JOKER, max(conf, 0.8), 0.0, corner_box(frame)), True
         x0 = min(rank_glyph.box[0], glyphs.suit.box[0])
         y0 = rank_glyph.box[1]
         x1 = max(rank_glyph.box[0] + rank_glyph.box[2], glyphs.suit.box[0] + glyphs.suit.box[2])
@@ -237,7 +229,7 @@ class Recognizer:
                         seen = True
                     seen = seen or (r is not None and r.reject < 0.5 and r.confidence > 0.2)
                 if not seen and inked and is_joker_corner(image, f):
-                    found.append((Reading(JOKER, 0.8, 0.0, _corner_box(f)), f))
+                    found.append((Reading(JOKER, 0.8, 0.0, corner_box(f)), f))
                     seen = True
                 if seen or not inked:  # bare paper there: no index to look for further out
                     break
@@ -321,8 +313,7 @@ class Recognizer:
             )
         if self.finder in ("learned", "both"):
             maps = default_finder().run(view, self.finder_size)
-            frames = index_frames(maps, self.min_index_heat)
-            frames = self._big_card_frames(view, frames)
+            frames = find_frames(self, view, maps)
             known = dets[0].quads if dets else ()  # with both, only where the thresholds found none
             dets.insert(0, find_cards(view, min_card_fraction=min_fraction, maps=maps, known=known))
         if len(dets) == 1:
@@ -332,113 +323,6 @@ class Recognizer:
             q for q in second.quads if not any(_inside(o, q.corners.mean(axis=0)) for o in first.quads)
         ]
         return Detection(first.quads, first.blobs + second.blobs, first.scale, tuple(extra)), frames
-
-    # -- the learned finder's index frames ------------------------------------------------------------
-    def _big_card_frames(self, view: np.ndarray, frames: list[IndexFrame]) -> list[IndexFrame]:
-        """Frames of big cards from a second pass at half the working size, where the network saw
-        such cards at the sizes it learned (it underestimates a card wider than about a fifth of its
-        input, and with the width the corner): they replace the first pass's frames there."""
-        long_side = max(view.shape[:2])
-        if not self.coarse_pass or long_side <= self.finder_size // 2:
-            return frames
-        # a big card's first-pass width comes out up to about a quarter short: only a frame that
-        # could be one of the coarse pass's (>= 0.18 of the long side) calls for that pass
-        if not any(f.frame.width >= 0.135 * long_side for f in frames):
-            return frames
-        coarse = [
-            f
-            for f in index_frames(default_finder().run(view, self.finder_size // 2), self.min_index_heat)
-            if f.frame.width >= 0.18 * long_side
-        ]
-        kept = [
-            f
-            for f in frames
-            if not any(np.linalg.norm(c.frame.origin - f.frame.origin) < 0.25 * c.frame.width for c in coarse)
-        ]
-        return coarse + kept
-
-    def _read_index_frames(
-        self, image: np.ndarray, frames: list[IndexFrame], colour: bool, known: list[Sighting]
-    ) -> list[Sighting]:
-        """Cards read through the corner frames the learned finder regressed at each index.
-
-        A frame at a corner of a card already read surely (``known``, or an earlier frame) is that
-        card again and is not read twice; the two corners of one card read alike are one sighting.
-        """
-        # cards read surely: a frame at one of their corners, or whose index lies on one of them
-        # (a visible index on a card read whole is that card's), is that card again
-        sure = [np.array(o.outline) for o in known if o.confidence >= 0.9]
-        sure_pts = np.concatenate(sure) if sure else np.zeros((0, 2))
-        sure_polys = [q.astype(np.float32).reshape(-1, 1, 2) for q in sure]
-        found: list[tuple[Reading, IndexFrame]] = []
-        # upright corners first: a four-index deck's mirrored corner (read sideways) is only needed
-        # for a card none of whose upright corners read surely
-        for fr in sorted(frames, key=lambda f: (f.sideways, -f.score)):
-            f = fr.frame
-            if len(sure_pts) and np.hypot(*(sure_pts - f.origin).T).min() < 0.1 * f.width:
-                continue
-            at = _index_point(fr)
-            if any(cv2.pointPolygonTest(q, at, False) > 0 for q in sure_polys):
-                continue
-            # the regressed corner is only as fine as the network's working size: where the index
-            # does not read surely there, a few nearby corners are tried and the surest reading kept
-            best: tuple[Reading, IndexFrame] | None = None
-            for g in [f] + [_moved(f, bx, by) for bx, by in self.corner_search]:
-                # which edge is the short one decides upright or sideways: the network's guess first
-                inked = False
-                for side in (fr.sideways, not fr.sideways):
-                    r, ink = self._read(image, g, side, colour)
-                    inked = inked or ink
-                    if r is not None and r.confidence >= self.min_confidence:
-                        if best is None or r.confidence > best[0].confidence:
-                            best = (r, IndexFrame(g, side, fr.score))
-                        break
-                if best is None and inked and is_joker_corner(image, g):
-                    best = (Reading(JOKER, 0.8, 0.0, _corner_box(g)), IndexFrame(g, False, fr.score))
-                if (best is not None and best[0].confidence >= self.min_index_confidence) or not inked:
-                    break
-            if best is not None:
-                found.append(best)
-                if best[0].confidence >= 0.9:
-                    sure_pts = np.concatenate([sure_pts, best[1].outline()])
-        # one card, one sighting: the same code read at a corner of the card the other frame implies
-        # (the card width, hence the far corners, is the least sure part of a frame), or another
-        # code read where the outlines coincide closely (an upright reading leads)
-        groups: list[list[tuple[Reading, IndexFrame]]] = []
-        for it in sorted(found, key=lambda t: (t[1].sideways, -t[0].confidence)):
-            centre = it[1].outline().mean(axis=0)
-            for g in groups:
-                lead = g[0][1]
-                if g[0][0].card == it[0].card:
-                    same = _covers(lead, it[1].frame.origin) or _covers(it[1], lead.frame.origin)
-                else:
-                    same = bool(np.linalg.norm(lead.outline().mean(axis=0) - centre) < 0.1 * lead.frame.width)
-                if same:
-                    g.append(it)
-                    break
-            else:
-                groups.append([it])
-        out: list[Sighting] = []
-        for g in groups:
-            r, fr = g[0]
-            agree = [x[0].confidence for x in g if x[0].card == r.card]
-            conf = 1.0 - float(np.prod([1.0 - c for c in agree]))
-            if len(agree) < len(g):
-                conf *= 0.7
-            if conf < self.min_index_confidence:
-                continue
-            if any(_same_card(o, r.card, r.index_corner, fr) for o in known):
-                continue
-            out.append(
-                Sighting(
-                    r.card,
-                    min(1.0, conf),
-                    tuple((float(x), float(y)) for x, y in fr.outline()),
-                    r.index_corner,
-                    evidence=("index",) + tuple(f"{x[0].card}:{x[0].confidence:.2f}" for x in g),
-                )
-            )
-        return out
 
     def recognize(self, image: np.ndarray) -> list[Sighting]:
         """Every card sighting in ``image`` (BGR); in shoe mode at most one."""
@@ -461,7 +345,7 @@ class Recognizer:
             if s := self._read_quad(view, q, colour):
                 sightings.append(s)
                 read_tentative.append(q)
-        for s in self._read_index_frames(view, frames, colour, sightings):
+        for s in read_index_frames(self, view, frames, colour, sightings):
             sightings.append(s)
         if self.mode == "table" or not sightings:
             whole = [np.array(q.corners, np.float32).reshape(-1, 1, 2) for q in (*quads, *read_tentative)]
@@ -518,29 +402,6 @@ def looks_like_back(image: np.ndarray, quad: CardQuad) -> bool:
     return min(float(s.mean()) for s in strips) > 0.12 and (inner > 0.22 or (inner > 0.1 and edges > 18))
 
 
-def is_joker_corner(image: np.ndarray, frame: CornerFrame) -> bool:
-    """A joker's index: "JOKER" spelt down the corner instead of a rank over a suit."""
-    return letter_column(cut_patch(image, frame)[0]) >= 4
-
-
-def _same_card(
-    whole: Sighting, card: str, index: tuple[tuple[float, float], ...] | None, at: IndexFrame
-) -> bool:
-    """Whether ``card``, read at the index frame ``at``, is a card already read: the same code on
-    or next to it (frames' widths are the least sure part), or its read corner where one of the
-    other's corners is (the same card read otherwise: the whole card's reading stands)."""
-    theirs = np.array(whole.outline)
-    width = at.frame.width
-    if whole.card == card:
-        c = np.mean(np.array(index), axis=0) if index else at.frame.origin
-        poly = theirs.astype(np.float32).reshape(-1, 1, 2)
-        if cv2.pointPolygonTest(poly, (float(c[0]), float(c[1])), False) >= 0:
-            return True
-        if np.linalg.norm(theirs.mean(axis=0) - at.outline().mean(axis=0)) < 0.6 * width:
-            return True
-    return float(np.hypot(*(theirs - at.frame.origin).T).min()) < 0.1 * width
-
-
 def _no_back_on_a_face(sightings: list[Sighting]) -> list[Sighting]:
     """Backs without those round a face's index or in the middle of a face (a court card's inner
     frame taken for a back): a back has no index."""
@@ -561,42 +422,9 @@ def _no_back_on_a_face(sightings: list[Sighting]) -> list[Sighting]:
     return [s for s in sightings if s.card != BACK or not on_a_face(s)]
 
 
-def _index_point(f: IndexFrame) -> tuple[float, float]:
-    """Where the index of corner frame ``f`` lies (its middle), in image pixels."""
-    u, v = (0.2, 0.14) if f.sideways else (0.14, 0.2)
-    p = f.frame.card_to_image() @ np.array([u, v, 1.0])
-    return float(p[0] / p[2]), float(p[1] / p[2])
-
-
-def _covers(f: IndexFrame, p: np.ndarray, grow: float = 1.35) -> bool:
-    """Whether ``p`` lies on the card frame ``f`` implies, its size allowed to be ``grow`` times off."""
-    m = f.frame.card_to_image()
-    u, v = np.linalg.solve(m[:2, :2], np.asarray(p, float) - m[:2, 2])
-    long, short = (u, v) if f.sideways else (v, u)
-    return bool(-0.1 < short < grow and -0.1 < long < grow * CARD_ASPECT)
-
-
-def _moved(f: CornerFrame, bx: float, by: float) -> CornerFrame:
-    """A corner frame moved ``bx``, ``by`` card widths along its axes, its homography with it."""
-    m = f.card_to_image()
-    p = m @ np.array([bx, by, 1.0])
-    origin = p[:2] / p[2]
-    hom = None
-    if f.homography is not None:
-        hom = m @ np.array([[1.0, 0.0, bx], [0.0, 1.0, by], [0.0, 0.0, 1.0]])
-    return CornerFrame(origin, f.x, f.y, f.width, hom)
-
-
 def _shifted(f: CornerFrame, by: float) -> CornerFrame:
     """The same corner frame moved ``by`` card widths along both of its axes."""
     return CornerFrame(f.origin + by * f.width * (f.x + f.y), f.x, f.y, f.width)
-
-
-def _corner_box(f: CornerFrame) -> tuple[tuple[float, float], ...]:
-    """Where an index would lie at corner ``f`` (the patch's index column), in image pixels."""
-    m = f.card_to_image()
-    box = np.array([[0.02, 0.03], [0.2, 0.03], [0.2, 0.5], [0.02, 0.5]]).reshape(-1, 1, 2)
-    return tuple((float(x), float(y)) for x, y in cv2.perspectiveTransform(box, m).reshape(-1, 2))
 
 
 def _inside(q: CardQuad, p: np.ndarray) -> bool:

@@ -1,0 +1,193 @@
+"""Read cards through the learned finder's index frames: one corner frame per visible index.
+
+The learned finder (``vision.finder``) regresses, at every index it sees, the reading frame of that
+card corner. Three steps turn its maps into sightings, each a function of the recogniser, the image
+and the frames so far:
+
+1. :func:`find_frames` — the index frames of the network's maps, with those of big cards taken from a
+   second, coarser pass (:func:`big_card_frames`);
+2. the recogniser's ``frame_steps`` (none by default), each ``step(recognizer, image, frames)`` →
+   frames: a place for work on the frames themselves, e.g. refining each corner at full resolution;
+3. :func:`read_index_frames` — each frame's index read (nearby corners tried where it does not read
+   surely), a card read twice or already read whole reported once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+from vision.detect import CornerFrame
+from vision.finder import FinderMaps, IndexFrame, default_finder, index_frames
+from vision.index import Reading, corner_box, is_joker_corner
+from vision.render import CARD_ASPECT
+from vision.sighting import JOKER, Sighting
+
+if TYPE_CHECKING:
+    from vision.recognizer import Recognizer
+
+# a step between finding the index frames and reading them: (recogniser, image, frames) → frames
+FrameStep = Callable[["Recognizer", np.ndarray, list[IndexFrame]], list[IndexFrame]]
+
+
+def find_frames(rec: Recognizer, view: np.ndarray, maps: FinderMaps) -> list[IndexFrame]:
+    """The index frames of the learned finder's ``maps`` of ``view``, then ``rec.frame_steps`` in turn."""
+    frames = big_card_frames(rec, view, index_frames(maps, rec.min_index_heat))
+    for step in rec.frame_steps:
+        frames = step(rec, view, frames)
+    return frames
+
+
+def big_card_frames(rec: Recognizer, view: np.ndarray, frames: list[IndexFrame]) -> list[IndexFrame]:
+    """Frames of big cards from a second pass at half the working size, where the network saw
+    such cards at the sizes it learned (it underestimates a card wider than about a fifth of its
+    input, and with the width the corner): they replace the first pass's frames there."""
+    long_side = max(view.shape[:2])
+    if not rec.coarse_pass or long_side <= rec.finder_size // 2:
+        return frames
+    # a big card's first-pass width comes out up to about a quarter short: only a frame that
+    # could be one of the coarse pass's (>= 0.18 of the long side) calls for that pass
+    if not any(f.frame.width >= 0.135 * long_side for f in frames):
+        return frames
+    coarse = [
+        f
+        for f in index_frames(default_finder().run(view, rec.finder_size // 2), rec.min_index_heat)
+        if f.frame.width >= 0.18 * long_side
+    ]
+    kept = [
+        f
+        for f in frames
+        if not any(np.linalg.norm(c.frame.origin - f.frame.origin) < 0.25 * c.frame.width for c in coarse)
+    ]
+    return coarse + kept
+
+
+def read_index_frames(
+    rec: Recognizer, image: np.ndarray, frames: list[IndexFrame], colour: bool, known: list[Sighting]
+) -> list[Sighting]:
+    """Cards read through the corner frames the learned finder regressed at each index.
+
+    A frame at a corner of a card already read surely (``known``, or an earlier frame) is that
+    card again and is not read twice; the two corners of one card read alike are one sighting.
+    """
+    # cards read surely: a frame at one of their corners, or whose index lies on one of them
+    # (a visible index on a card read whole is that card's), is that card again
+    sure = [np.array(o.outline) for o in known if o.confidence >= 0.9]
+    sure_pts = np.concatenate(sure) if sure else np.zeros((0, 2))
+    sure_polys = [q.astype(np.float32).reshape(-1, 1, 2) for q in sure]
+    found: list[tuple[Reading, IndexFrame]] = []
+    # upright corners first: a four-index deck's mirrored corner (read sideways) is only needed
+    # for a card none of whose upright corners read surely
+    for fr in sorted(frames, key=lambda f: (f.sideways, -f.score)):
+        f = fr.frame
+        if len(sure_pts) and np.hypot(*(sure_pts - f.origin).T).min() < 0.1 * f.width:
+            continue
+        at = _index_point(fr)
+        if any(cv2.pointPolygonTest(q, at, False) > 0 for q in sure_polys):
+            continue
+        # the regressed corner is only as fine as the network's working size: where the index
+        # does not read surely there, a few nearby corners are tried and the surest reading kept
+        best: tuple[Reading, IndexFrame] | None = None
+        for g in [f] + [_moved(f, bx, by) for bx, by in rec.corner_search]:
+            # which edge is the short one decides upright or sideways: the network's guess first
+            inked = False
+            for side in (fr.sideways, not fr.sideways):
+                r, ink = rec._read(image, g, side, colour)
+                inked = inked or ink
+                if r is not None and r.confidence >= rec.min_confidence:
+                    if best is None or r.confidence > best[0].confidence:
+                        best = (r, IndexFrame(g, side, fr.score))
+                    break
+            if best is None and inked and is_joker_corner(image, g):
+                best = (Reading(JOKER, 0.8, 0.0, corner_box(g)), IndexFrame(g, False, fr.score))
+            if (best is not None and best[0].confidence >= rec.min_index_confidence) or not inked:
+                break
+        if best is not None:
+            found.append(best)
+            if best[0].confidence >= 0.9:
+                sure_pts = np.concatenate([sure_pts, best[1].outline()])
+    # one card, one sighting: the same code read at a corner of the card the other frame implies
+    # (the card width, hence the far corners, is the least sure part of a frame), or another
+    # code read where the outlines coincide closely (an upright reading leads)
+    groups: list[list[tuple[Reading, IndexFrame]]] = []
+    for it in sorted(found, key=lambda t: (t[1].sideways, -t[0].confidence)):
+        centre = it[1].outline().mean(axis=0)
+        for g in groups:
+            lead = g[0][1]
+            if g[0][0].card == it[0].card:
+                same = _covers(lead, it[1].frame.origin) or _covers(it[1], lead.frame.origin)
+            else:
+                same = bool(np.linalg.norm(lead.outline().mean(axis=0) - centre) < 0.1 * lead.frame.width)
+            if same:
+                g.append(it)
+                break
+        else:
+            groups.append([it])
+    out: list[Sighting] = []
+    for g in groups:
+        r, fr = g[0]
+        agree = [x[0].confidence for x in g if x[0].card == r.card]
+        conf = 1.0 - float(np.prod([1.0 - c for c in agree]))
+        if len(agree) < len(g):
+            conf *= 0.7
+        if conf < rec.min_index_confidence:
+            continue
+        if any(_same_card(o, r.card, r.index_corner, fr) for o in known):
+            continue
+        out.append(
+            Sighting(
+                r.card,
+                min(1.0, conf),
+                tuple((float(x), float(y)) for x, y in fr.outline()),
+                r.index_corner,
+                evidence=("index",) + tuple(f"{x[0].card}:{x[0].confidence:.2f}" for x in g),
+            )
+        )
+    return out
+
+
+def _same_card(
+    whole: Sighting, card: str, index: tuple[tuple[float, float], ...] | None, at: IndexFrame
+) -> bool:
+    """Whether ``card``, read at the index frame ``at``, is a card already read: the same code on
+    or next to it (frames' widths are the least sure part), or its read corner where one of the
+    other's corners is (the same card read otherwise: the whole card's reading stands)."""
+    theirs = np.array(whole.outline)
+    width = at.frame.width
+    if whole.card == card:
+        c = np.mean(np.array(index), axis=0) if index else at.frame.origin
+        poly = theirs.astype(np.float32).reshape(-1, 1, 2)
+        if cv2.pointPolygonTest(poly, (float(c[0]), float(c[1])), False) >= 0:
+            return True
+        if np.linalg.norm(theirs.mean(axis=0) - at.outline().mean(axis=0)) < 0.6 * width:
+            return True
+    return float(np.hypot(*(theirs - at.frame.origin).T).min()) < 0.1 * width
+
+
+def _index_point(f: IndexFrame) -> tuple[float, float]:
+    """Where the index of corner frame ``f`` lies (its middle), in image pixels."""
+    u, v = (0.2, 0.14) if f.sideways else (0.14, 0.2)
+    p = f.frame.card_to_image() @ np.array([u, v, 1.0])
+    return float(p[0] / p[2]), float(p[1] / p[2])
+
+
+def _covers(f: IndexFrame, p: np.ndarray, grow: float = 1.35) -> bool:
+    """Whether ``p`` lies on the card frame ``f`` implies, its size allowed to be ``grow`` times off."""
+    m = f.frame.card_to_image()
+    u, v = np.linalg.solve(m[:2, :2], np.asarray(p, float) - m[:2, 2])
+    long, short = (u, v) if f.sideways else (v, u)
+    return bool(-0.1 < short < grow and -0.1 < long < grow * CARD_ASPECT)
+
+
+def _moved(f: CornerFrame, bx: float, by: float) -> CornerFrame:
+    """A corner frame moved ``bx``, ``by`` card widths along its axes, its homography with it."""
+    m = f.card_to_image()
+    p = m @ np.array([bx, by, 1.0])
+    origin = p[:2] / p[2]
+    hom = None
+    if f.homography is not None:
+        hom = m @ np.array([[1.0, 0.0, bx], [0.0, 1.0, by], [0.0, 0.0, 1.0]])
+    return CornerFrame(origin, f.x, f.y, f.width, hom)
