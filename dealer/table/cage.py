@@ -61,6 +61,7 @@ class CageState:
     players: dict[str, Player] = field(default_factory=dict)
     seats: dict[Seat, str] = field(default_factory=dict)  # who sits where
     to_tables: dict[str, int] = field(default_factory=dict)  # chips carried to each table
+    leaving: set[Seat] = field(default_factory=set)  # asked to stand mid-round: they stand at its end
     from_tables: dict[str, int] = field(default_factory=dict)  # chips carried away from each table
 
     def player(self, player_id: str) -> Player:
@@ -237,6 +238,31 @@ class Sit(CageOperation):
         state.to_tables[self.table] = state.to_tables.get(self.table, 0) + self.chips
 
 
+def _sitting(state: CageState, player_id: str, table: str, seat: int) -> None:
+    player = state.player(player_id)
+    if player.seat != Seat(table, seat):
+        where = "no table" if player.seat is None else f"{player.seat.table} seat {player.seat.seat}"
+        raise IllegalOperation(f"{player.name} sits at {where}, not {table} seat {seat}")
+
+
+@_register
+@dataclass(frozen=True)
+class Leave(CageOperation):
+    """The player asked to stand while a round is in play: they stand when it is over, even if the
+    server restarts in between (the request is in the log)."""
+
+    kind: ClassVar[str] = "night.leaving"
+    player_id: str
+    table: str
+    seat: int
+
+    def verify(self, state: CageState) -> None:
+        _sitting(state, self.player_id, self.table, self.seat)
+
+    def do(self, state: CageState) -> None:
+        state.leaving.add(Seat(self.table, self.seat))
+
+
 @_register
 @dataclass(frozen=True)
 class Stand(CageOperation):
@@ -249,15 +275,13 @@ class Stand(CageOperation):
     chips: int
 
     def verify(self, state: CageState) -> None:
-        player = state.player(self.player_id)
+        _sitting(state, self.player_id, self.table, self.seat)
         _amount(self.chips, "the chips taken from a table", zero=True)
-        if player.seat != Seat(self.table, self.seat):
-            where = "no table" if player.seat is None else f"{player.seat.table} seat {player.seat.seat}"
-            raise IllegalOperation(f"{player.name} sits at {where}, not {self.table} seat {self.seat}")
 
     def do(self, state: CageState) -> None:
         player = state.players[self.player_id]
         del state.seats[Seat(self.table, self.seat)]
+        state.leaving.discard(Seat(self.table, self.seat))
         player.seat, player.brought = None, 0
         player.stack += self.chips
         state.from_tables[self.table] = state.from_tables.get(self.table, 0) + self.chips

@@ -23,7 +23,19 @@ from dealer.config import ConfigError, NightSettings
 from dealer.core.errors import DealerError, IllegalOperation
 from dealer.core.table_state import TransferChips
 from dealer.store import Record
-from dealer.table.cage import MOVE_TAG, AddPlayer, BuyIn, Cage, CashOut, Rebuy, Seat, Sit, Stand, UnknownName
+from dealer.table.cage import (
+    MOVE_TAG,
+    AddPlayer,
+    BuyIn,
+    Cage,
+    CashOut,
+    Leave,
+    Rebuy,
+    Seat,
+    Sit,
+    Stand,
+    UnknownName,
+)
 from dealer.table.games import game_entry
 from dealer.table.host import TableHost, chips_in_play
 from dealer.table.hub import EventHub
@@ -53,7 +65,6 @@ class Night:
         self.settings = settings
         self.own_seats_only = own_seats_only  # False: a lone table's simulated seats play while empty
         self._lock = threading.RLock()
-        self._leaving: set[Seat] = set()
         self._stop = threading.Event()
         self._watcher: threading.Thread | None = None
         self.hub = EventHub()  # the cage's stream: one message per move of chips, for the lobby
@@ -159,13 +170,13 @@ class Night:
         seated = self._seated(table_id)
         if not seated and not self.own_seats_only:
             return None  # a lone simulated table: its simulated seats play
-        playing = sorted(n for n in seated if Seat(table_id, n) not in self._leaving)
+        playing = sorted(n for n in seated if Seat(table_id, n) not in self.cage.state.leaving)
         return Seating(tuple(playing), buy_in=False)
 
     def _players_at(self, table_id: str, host: TableHost, state: Any) -> list[dict[str, Any]]:
         players = self.cage.state.players
         return [{"seat": n, "player_id": pid, "name": players[pid].name, "chips": seat_chips(host, state, n),
-                 "leaving": Seat(table_id, n) in self._leaving}
+                 "leaving": Seat(table_id, n) in self.cage.state.leaving}
                 for n, pid in sorted(self._seated(table_id).items())]
 
     # ---- the cage --------------------------------------------------------------------------------
@@ -252,7 +263,8 @@ class Night:
             if self._stand_now(table, where):
                 return {"status": "stood", "table": table_id, "seat": seat,
                         "player": self.player_json(player_id)}
-            self._leaving.add(where)
+            if where not in self.cage.state.leaving:
+                self.cage.submit(Leave(player_id, table_id, seat))
             in_play = chips_in_play(host.table.state)
             return {"status": "leaving", "table": table_id, "seat": seat, "in_play": in_play,
                     "player": self.player_json(player_id),
@@ -289,7 +301,6 @@ class Night:
                 host.table.submit(MachineCashOut(machine, f"seat-{where.seat}"))
         chips = host.table.state.ledger.balance(f"seat-{where.seat}")
         record = self.cage.submit(Stand(player_id, where.table, where.seat, chips))
-        self._leaving.discard(where)
         name = self.cage.state.players[player_id].name
         if chips:
             host.table.submit(TransferChips(f"seat-{where.seat}", "cage", chips,
@@ -321,20 +332,18 @@ class Night:
     def _let_players_leave(self, table_id: str) -> None:
         """Before each step of play (and now and then): players waiting for the round's end leave."""
         table = self.tables[table_id]
-        for where in [w for w in list(self._leaving) if w.table == table_id]:
+        leaving = sorted((w for w in self.cage.state.leaving if w.table == table_id), key=lambda w: w.seat)
+        for where in leaving:
             with table.host.table.lock:
-                if where in self.cage.state.seats:
-                    try:
-                        self._stand_now(table, where)
-                    except DealerError as exc:
-                        log.warning("%s seat %s could not leave: %s", table_id, where.seat, exc)
-                else:
-                    self._leaving.discard(where)
+                try:
+                    self._stand_now(table, where)
+                except DealerError as exc:
+                    log.warning("%s seat %s could not leave: %s", table_id, where.seat, exc)
 
     def _watch(self) -> None:
         while not self._stop.wait(WATCH_EVERY):
             for table in self.tables.values():
-                waiting = any(w.table == table.id for w in self._leaving)
+                waiting = any(w.table == table.id for w in self.cage.state.leaving)
                 if waiting and table.host.step_lock.acquire(timeout=0.1):
                     try:
                         self._let_players_leave(table.id)

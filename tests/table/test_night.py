@@ -113,6 +113,35 @@ def test_a_player_standing_mid_round_leaves_when_the_round_is_over(night: Night)
     assert host.table.state.ledger.balance("seat-1") == 0
 
 
+def test_a_player_leaving_mid_round_still_leaves_after_a_restart(tmp_path: Path) -> None:
+    settings = night_settings(tmp_path, guests=("Ann", "Bob"))
+    night = Night.open(settings)
+    try:
+        bob = night.cage.state.by_name("Bob")
+        assert bob is not None
+        night.buy_in(bob.id, 500)
+        night.sit("bj", bob.id, 2, 500)
+        host = night.host("bj")
+        for _ in range(50):
+            host.step()
+            if chips_in_play(host.table.state):
+                break
+        assert night.stand("bj", 2)["status"] == "leaving"
+    finally:
+        night.stop()  # the server dies with Bob's round in play
+    night = Night.open(settings)
+    try:
+        host = night.host("bj")
+        assert host.table.public_state()["players"][0]["leaving"] is True  # the request was logged
+        assert chips_in_play(host.table.state) > 0
+        play(night, "bj", 80)
+        assert night.player_json(bob.id)["at_table"] is None  # he stood once the round settled
+        assert host.table.state.ledger.balance("seat-2") == 0
+        assert night.cage.state.player(bob.id).stack > 0
+    finally:
+        night.stop()
+
+
 def test_a_table_with_nobody_seated_waits_for_its_players(night: Night) -> None:
     host = night.host("bac")
     before = host.table.store.last_seq
