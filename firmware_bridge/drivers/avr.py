@@ -8,7 +8,6 @@ with the same fault injection and control commands as the Python simulators.
 from __future__ import annotations
 
 import fcntl
-import json
 import os
 import shutil
 import subprocess
@@ -67,20 +66,9 @@ class AvrSimulator(SimulatorProcess):
         for flag, value in (("--decks", decks), ("--cut", cut_from_bottom), ("--seed", seed)):
             if value is not None:
                 args += [flag, str(value)]
+        self._args = args
         self._lock = threading.Lock()
-        self._proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                      stderr=subprocess.PIPE, text=True, bufsize=1)
-        assert self._proc.stdout is not None
-        first = self._proc.stdout.readline()
-        if not first:
-            err = self._proc.stderr.read() if self._proc.stderr else ""
-            self._cleanup()
-            raise SimulatorError(f"the simavr harness for {kind!r} did not start: {err.strip()[-500:]}")
-        hello = json.loads(first)
-        self.port: str = hello["port"]
-        self.tty: str = hello["tty"]
-        self.pid: int = hello["pid"]
-        self.harness_port: str = hello["harness_port"]
+        self.harness_port: str = self._launch("simavr harness")["harness_port"]
 
 
 def start_avr(kind: str, **options: Any) -> AvrSimulator:

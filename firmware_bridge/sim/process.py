@@ -45,8 +45,8 @@ class SimulatorProcess(SimulatorControl):
         self._lock = threading.Lock()
         self._launch()
 
-    def _launch(self) -> None:
-        kind = self.kind
+    def _launch(self, what: str = "simulator") -> dict[str, Any]:
+        """Start the process and read its first line, which names its port; that line is returned."""
         self._proc = subprocess.Popen(self._args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                       stderr=subprocess.PIPE, text=True, bufsize=1)
         assert self._proc.stdout is not None
@@ -54,11 +54,12 @@ class SimulatorProcess(SimulatorControl):
         if not first:
             err = self._proc.stderr.read() if self._proc.stderr else ""
             self._cleanup()
-            raise SimulatorError(f"simulator for {kind!r} did not start: {err.strip()[-500:]}")
-        hello = json.loads(first)
+            raise SimulatorError(f"the {what} for {self.kind!r} did not start: {err.strip()[-500:]}")
+        hello: dict[str, Any] = json.loads(first)
         self.port: str = hello["port"]
         self.tty: str = hello["tty"]
         self.pid: int = hello["pid"]
+        return hello
 
     def command(self, line: str) -> dict[str, Any]:
         with self._lock:
