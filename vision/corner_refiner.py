@@ -22,7 +22,7 @@ from vision.errors import ModelError, VisionError
 from vision.finder import IndexFrame, frame_from_vectors
 from vision.onnx_nets import OnnxNet, model_bytes
 
-N = 64  # patch side, pixels
+N = 48  # patch side, pixels (60 per card width: a 50 px card's corner is not shrunk at all)
 LO, SPAN = -0.25, 0.8  # card widths covered by the patch along both edges, from the corner
 OUT = 6  # corner offset (du, dv), then the edge-vector correction matrix minus the identity
 PASSES = 2
@@ -158,3 +158,9 @@ def default_refiner() -> CornerRefiner:
 def refine(image: np.ndarray, frames: list[IndexFrame]) -> list[IndexFrame]:
     """The learned finder's ``frames`` refined on the full-resolution BGR ``image`` (same order)."""
     return default_refiner().refine(image, frames)
+
+
+def refine_step(_recognizer: object, image: np.ndarray, frames: list[IndexFrame]) -> list[IndexFrame]:
+    """:func:`refine` as a recogniser frame step (``vision.index_frames.FrameStep``):
+    ``recognizer.frame_steps = (refine_step,)``."""
+    return refine(image, frames)

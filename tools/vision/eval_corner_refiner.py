@@ -33,7 +33,8 @@ from scenes import corner_affine  # noqa: E402
 from train_corner_refiner import error_in_truth  # noqa: E402
 
 from vision.corner_refiner import CornerRefiner, N, frame_axes  # noqa: E402
-from vision.finder import IndexFrame  # noqa: E402
+from vision.finder import IndexFrame, default_finder  # noqa: E402
+from vision.index_frames import find_frames  # noqa: E402
 from vision.recognizer import Recognizer, colour_is_informative  # noqa: E402
 
 BANDS = ((25, 50), (50, 80), (80, 120), (120, 200), (200, 10_000))
@@ -49,6 +50,11 @@ def _truths(scene: dict) -> list[tuple[int, tuple[np.ndarray, np.ndarray, np.nda
                 t = corner_affine(outline, k)
                 out.append((n, t, float(np.linalg.norm(t[1]))))
     return out
+
+
+def _finder_frames(rec: Recognizer, image: np.ndarray) -> list[IndexFrame]:
+    """Every index frame the recogniser's learned finder gives (both passes), none dropped."""
+    return find_frames(rec, image, default_finder().run(image, rec.finder_size))
 
 
 def _match(frame: IndexFrame, truths: list) -> tuple[int, float, tuple] | None:  # type: ignore[type-arg]
@@ -86,7 +92,7 @@ def corners_and_reading(root: Path, refiner: CornerRefiner, passes: int) -> None
     for name, scene in sorted(truth.items()):
         image = cv2.imread(str(root / "images" / name))
         colour = colour_is_informative(image)
-        frames = rec._find(image)[1]
+        frames = _finder_frames(rec, image)
         refined = refiner.refine(image, frames, passes)
         truths = _truths(scene)
         for f, g in zip(frames, refined, strict=True):
@@ -121,8 +127,7 @@ def end_to_end(root: Path, refiner: CornerRefiner, passes: int) -> None:
     """``per_card.found`` for the shipped recogniser and for one that reads refined frames."""
     shipped = Recognizer("table")
     rec = Recognizer("table")
-    own = rec._big_card_frames
-    rec._big_card_frames = lambda view, frames: refiner.refine(view, own(view, frames), passes)  # type: ignore[method-assign]
+    rec.frame_steps = (lambda _rec, view, frames: refiner.refine(view, frames, passes),)
     for label, r in (("shipped", shipped), ("refined frames", rec)):
         rows = per_card.found(root, r)
         parts = [f"all {sum(x[2] for x in rows)}/{len(rows)}"]
@@ -147,7 +152,7 @@ def timing(root: Path, refiner: CornerRefiner) -> None:
     rec = Recognizer("table")
     for name in sorted((root / "images").glob("*.jpg")):
         image = cv2.imread(str(name))
-        frames = rec._find(image)[1]
+        frames = _finder_frames(rec, image)
         if len(frames) >= 12:
             frames = frames[:12]
             refiner.refine(image, frames)

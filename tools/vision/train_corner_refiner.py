@@ -264,12 +264,12 @@ def build_net():  # type: ignore[no-untyped-def]
         def __init__(self) -> None:
             super().__init__()
             self.body = nn.Sequential(
-                cbr(3, 12, 2),  # 32
-                cbr(12, 24, 2),  # 16
+                cbr(3, 12, 2),  # N / 2
+                cbr(12, 24, 2),  # N / 4
                 cbr(24, 24),
-                cbr(24, 32, 2),  # 8
+                cbr(24, 32, 2),  # N / 8
                 cbr(32, 32),
-                cbr(32, 48, 2),  # 4
+                cbr(32, 48, 2),  # N / 16
             )
             self.fc = nn.Sequential(nn.Linear(48 * (N // 16) ** 2, 64), nn.ReLU(), nn.Linear(64, OUT))
 
@@ -392,7 +392,7 @@ def main() -> None:
     ap.add_argument("--first", type=int, default=0)
     ap.add_argument("--per-shard", type=int, default=60)
     ap.add_argument("--val-shards", type=int, nargs="+", default=[0, 24], help="kept for validation")
-    ap.add_argument("--steps", type=int, default=5000)
+    ap.add_argument("--steps", type=int, default=7000)
     ap.add_argument("--minutes", type=float, default=45.0)
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--lr", type=float, default=2e-3)
