@@ -25,7 +25,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.detect import CardQuad, CornerFrame, Detection, _as_quad, _refine_quad, _resolve_quads
+from vision.detect import CardQuad, CornerFrame, Detection, _as_quad, _norm, _refine_quad, _resolve_quads
 from vision.errors import VisionError
 from vision.onnx_nets import thread_net
 from vision.render import CARD_ASPECT
@@ -73,12 +73,12 @@ def frame_from_vectors(corner: np.ndarray, s: np.ndarray, long: np.ndarray, scor
     """The reading frame of a card corner from its short-edge vector ``s`` (length = card width)
     and long-edge vector ``long`` (per card width). Right-handed (s, long) on screen is an upright
     index; left-handed is a four-index deck's mirrored corner, read sideways with x along ``long``."""
-    corner, s, long = (np.asarray(v, np.float64) for v in (corner, s, long))
-    width = float(np.linalg.norm(s))
+    corner, s, long = np.asarray(corner, np.float64), np.asarray(s, np.float64), np.asarray(long, np.float64)
+    width = float(_norm(s))
     sideways = float(s[0] * long[1] - s[1] * long[0]) < 0
     x, y = (long, s) if sideways else (s, long)
     hom = np.array([[x[0], y[0], corner[0]], [x[1], y[1], corner[1]], [0.0, 0.0, 1.0]])
-    frame = CornerFrame(corner, x / np.linalg.norm(x), y / np.linalg.norm(y), width, hom)
+    frame = CornerFrame(corner, x / _norm(x), y / _norm(y), width, hom)
     return IndexFrame(frame, sideways, score)
 
 
@@ -164,8 +164,10 @@ def index_frames(m: FinderMaps, min_heat: float = 0.3, most: int = 128) -> list[
     ys, xs = ys[order], xs[order]
     if len(ys) == 0:
         return []
-    hp = np.pad(heat, 1)  # zero heat outside: no weight
-    rp = np.pad(m.reg, ((0, 0), (1, 1), (1, 1)))
+    hp = np.zeros((heat.shape[0] + 2, heat.shape[1] + 2), heat.dtype)  # zero heat outside: no weight
+    hp[1:-1, 1:-1] = heat
+    rp = np.zeros((m.reg.shape[0], m.reg.shape[1] + 2, m.reg.shape[2] + 2), m.reg.dtype)
+    rp[:, 1:-1, 1:-1] = m.reg
     dy, dx = (v.ravel() for v in np.mgrid[-1:2, -1:2])
     gy, gx = ys[:, None] + dy[None], xs[:, None] + dx[None]  # (n, 9) map pixels
     wt = hp[gy + 1, gx + 1].astype(np.float64)
@@ -199,19 +201,19 @@ def index_frames(m: FinderMaps, min_heat: float = 0.3, most: int = 128) -> list[
     long = ln * np.maximum(np.linalg.norm(long, axis=1), 0.5)[:, None] * w_in[:, None]
     full = (corner + 0.5) * m.scale - 0.5
     right = s[:, 0] * long[:, 1] - s[:, 1] * long[:, 0] >= 0
-    keep: list[int] = []  # strongest first: a weaker peak giving the same corner is the same index
-    for i in range(len(ys)):
-        if w_in[i] < 2 * STRIDE:
-            continue
-        if keep:
-            k = np.array(keep)
-            d = np.hypot(*(full[k] - full[i]).T)
-            if np.any((right[k] == right[i]) & (d < 0.15 * w_in[k] * m.scale)):
-                continue
-        keep.append(i)
+    # strongest first: a weaker peak giving the same corner as a kept one is the same index.
+    # same[i, k]: peak i gives peak k's corner (same handedness, within 0.15 of k's width)
+    d = np.hypot(full[:, None, 0] - full[None, :, 0], full[:, None, 1] - full[None, :, 1])
+    same = (right[:, None] == right[None, :]) & (d < (0.15 * w_in * m.scale)[None, :])
+    kept = np.zeros(len(ys), bool)
+    for i in np.flatnonzero(w_in >= 2 * STRIDE).tolist():
+        if not same[i][kept].any():
+            kept[i] = True
+    keep = np.flatnonzero(kept)
+    s_full, long_full = s[keep] * m.scale, long[keep] * m.scale
+    scores = heat[ys[keep], xs[keep]].tolist()
     return [
-        frame_from_vectors(full[i], s[i] * m.scale, long[i] * m.scale, float(heat[ys[i], xs[i]]))
-        for i in keep
+        frame_from_vectors(full[i], s_full[j], long_full[j], scores[j]) for j, i in enumerate(keep.tolist())
     ]
 
 

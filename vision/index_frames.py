@@ -5,7 +5,7 @@ card corner. Three steps turn its maps into sightings, each a function of the re
 and the frames so far:
 
 1. :func:`find_frames` — the index frames of the network's maps, with those of big cards taken from a
-   second, coarser pass (:func:`big_card_frames`);
+   second, coarser pass (:func:`big_card_frames`) where a frame off the cards already read calls for it;
 2. the recogniser's ``frame_steps`` (none by default), each ``step(recognizer, image, frames)`` →
    frames: a place for work on the frames themselves, e.g. refining each corner at full resolution;
 3. :func:`read_index_frames` — each frame's index read (nearby corners tried where it does not read
@@ -33,15 +33,20 @@ if TYPE_CHECKING:
 FrameStep = Callable[["Recognizer", np.ndarray, list[IndexFrame]], list[IndexFrame]]
 
 
-def find_frames(rec: Recognizer, view: np.ndarray, maps: FinderMaps) -> list[IndexFrame]:
-    """The index frames of the learned finder's ``maps`` of ``view``, then ``rec.frame_steps`` in turn."""
-    frames = big_card_frames(rec, view, index_frames(maps, rec.min_index_heat))
+def find_frames(
+    rec: Recognizer, view: np.ndarray, maps: FinderMaps, known: list[Sighting] | None = None
+) -> list[IndexFrame]:
+    """The index frames of the learned finder's ``maps`` of ``view``, then ``rec.frame_steps`` in turn.
+    ``known``: the cards already read (whole), whose corners need no frames."""
+    frames = big_card_frames(rec, view, index_frames(maps, rec.min_index_heat), known or [])
     for step in rec.frame_steps:
         frames = step(rec, view, frames)
     return frames
 
 
-def big_card_frames(rec: Recognizer, view: np.ndarray, frames: list[IndexFrame]) -> list[IndexFrame]:
+def big_card_frames(
+    rec: Recognizer, view: np.ndarray, frames: list[IndexFrame], known: list[Sighting]
+) -> list[IndexFrame]:
     """Frames of big cards from a second pass at half the working size, where the network saw
     such cards at the sizes it learned (it underestimates a card wider than about a fifth of its
     input, and with the width the corner): they replace the first pass's frames there."""
@@ -49,8 +54,10 @@ def big_card_frames(rec: Recognizer, view: np.ndarray, frames: list[IndexFrame])
     if not rec.coarse_pass or long_side <= rec.finder_size // 2:
         return frames
     # a big card's first-pass width comes out up to about a quarter short: only a frame that
-    # could be one of the coarse pass's (>= 0.18 of the long side) calls for that pass
-    if not any(f.frame.width >= 0.135 * long_side for f in frames):
+    # could be one of the coarse pass's (>= 0.18 of the long side) calls for that pass, and only
+    # off the cards already read surely (a frame there is not read: that card is known)
+    sure = _Sure(known)
+    if not any(f.frame.width >= 0.135 * long_side and not sure.holds(f) for f in frames):
         return frames
     coarse = [
         f
@@ -73,42 +80,35 @@ def read_index_frames(
     A frame at a corner of a card already read surely (``known``, or an earlier frame) is that
     card again and is not read twice; the two corners of one card read alike are one sighting.
     """
-    # cards read surely: a frame at one of their corners, or whose index lies on one of them
-    # (a visible index on a card read whole is that card's), is that card again
-    sure = [np.array(o.outline) for o in known if o.confidence >= 0.9]
-    sure_pts = np.concatenate(sure) if sure else np.zeros((0, 2))
-    sure_polys = [q.astype(np.float32).reshape(-1, 1, 2) for q in sure]
+    sure = _Sure(known)
     found: list[tuple[Reading, IndexFrame]] = []
     # upright corners first: a four-index deck's mirrored corner (read sideways) is only needed
     # for a card none of whose upright corners read surely
     for fr in sorted(frames, key=lambda f: (f.sideways, -f.score)):
         f = fr.frame
-        if len(sure_pts) and np.hypot(*(sure_pts - f.origin).T).min() < 0.1 * f.width:
-            continue
-        at = _index_point(fr)
-        if any(cv2.pointPolygonTest(q, at, False) > 0 for q in sure_polys):
+        if sure.holds(fr):
             continue
         # the regressed corner is only as fine as the network's working size: where the index
         # does not read surely there, a few nearby corners are tried and the surest reading kept
         best: tuple[Reading, IndexFrame] | None = None
-        for g in [f] + [_moved(f, bx, by) for bx, by in rec.corner_search]:
+        for at in [f] + [_moved(f, bx, by) for bx, by in rec.corner_search]:
             # which edge is the short one decides upright or sideways: the network's guess first
             inked = False
             for side in (fr.sideways, not fr.sideways):
-                r, ink = rec._read(image, g, side, colour)
+                r, ink = rec._read(image, at, side, colour)
                 inked = inked or ink
                 if r is not None and r.confidence >= rec.min_confidence:
                     if best is None or r.confidence > best[0].confidence:
-                        best = (r, IndexFrame(g, side, fr.score))
+                        best = (r, IndexFrame(at, side, fr.score))
                     break
-            if best is None and inked and is_joker_corner(image, g):
-                best = (Reading(JOKER, 0.8, 0.0, corner_box(g)), IndexFrame(g, False, fr.score))
+            if best is None and inked and is_joker_corner(image, at):
+                best = (Reading(JOKER, 0.8, 0.0, corner_box(at)), IndexFrame(at, False, fr.score))
             if (best is not None and best[0].confidence >= rec.min_index_confidence) or not inked:
                 break
         if best is not None:
             found.append(best)
             if best[0].confidence >= 0.9:
-                sure_pts = np.concatenate([sure_pts, best[1].outline()])
+                sure.pts = np.concatenate([sure.pts, best[1].outline()])
     # one card, one sighting: the same code read at a corner of the card the other frame implies
     # (the card width, hence the far corners, is the least sure part of a frame), or another
     # code read where the outlines coincide closely (an upright reading leads)
@@ -147,6 +147,24 @@ def read_index_frames(
             )
         )
     return out
+
+
+class _Sure:
+    """Cards read surely: a frame at one of their corners, or whose index lies on one of them (a
+    visible index on a card read whole is that card's), is that card again."""
+
+    def __init__(self, known: list[Sighting]) -> None:
+        sure = [np.array(o.outline) for o in known if o.confidence >= 0.9]
+        self.pts = np.concatenate(sure) if sure else np.zeros((0, 2))  # their corners
+        self.polys = [q.astype(np.float32).reshape(-1, 1, 2) for q in sure]
+
+    def holds(self, fr: IndexFrame) -> bool:
+        """Whether frame ``fr`` is at a corner of a card read surely, or its index on one."""
+        f = fr.frame
+        if len(self.pts) and np.hypot(*(self.pts - f.origin).T).min() < 0.1 * f.width:
+            return True
+        at = _index_point(fr)
+        return any(cv2.pointPolygonTest(q, at, False) > 0 for q in self.polys)
 
 
 def _same_card(

@@ -22,7 +22,7 @@ import numpy as np
 
 from vision.calibration import Calibration
 from vision.detect import CardQuad, CornerFrame, Detection, detect_cards, min_channel
-from vision.finder import IndexFrame, default_finder, find_cards
+from vision.finder import FinderMaps, default_finder, find_cards
 from vision.glyphs import RANK_CLASSES, SUIT_CLASSES, GlyphModel, default_model
 from vision.index import PX, Reading, corner_box, cut_patch, is_joker_corner, letter_column, segment_index
 from vision.index_frames import FrameStep, find_frames, read_index_frames
@@ -295,12 +295,12 @@ class Recognizer:
     def _detect(self, view: np.ndarray) -> Detection:
         return self._find(view)[0]
 
-    def _find(self, view: np.ndarray) -> tuple[Detection, list[IndexFrame]]:
+    def _find(self, view: np.ndarray) -> tuple[Detection, FinderMaps | None]:
         """Card quads and corner candidates from the chosen finder (or both, merged), and the
-        learned finder's index frames."""
+        learned finder's maps (whose index frames are found once the quads are read)."""
         min_fraction = 0.1 if self.mode == "shoe" else 0.025
         dets = []
-        frames: list[IndexFrame] = []
+        maps: FinderMaps | None = None
         if self.finder in ("classic", "both"):
             dets.append(
                 detect_cards(
@@ -313,16 +313,15 @@ class Recognizer:
             )
         if self.finder in ("learned", "both"):
             maps = default_finder().run(view, self.finder_size)
-            frames = find_frames(self, view, maps)
             known = dets[0].quads if dets else ()  # with both, only where the thresholds found none
             dets.insert(0, find_cards(view, min_card_fraction=min_fraction, maps=maps, known=known))
         if len(dets) == 1:
-            return dets[0], frames
+            return dets[0], maps
         first, second = (dets[1], dets[0]) if self.prefer == "classic" else (dets[0], dets[1])
         extra = [  # where both found a card, the preferred finder's outline stands
             q for q in second.quads if not any(_inside(o, q.corners.mean(axis=0)) for o in first.quads)
         ]
-        return Detection(first.quads, first.blobs + second.blobs, first.scale, tuple(extra)), frames
+        return Detection(first.quads, first.blobs + second.blobs, first.scale, tuple(extra)), maps
 
     def recognize(self, image: np.ndarray) -> list[Sighting]:
         """Every card sighting in ``image`` (BGR); in shoe mode at most one."""
@@ -335,7 +334,7 @@ class Recognizer:
             view = image[y : y + h, x : x + w]
             ox, oy = x, y
         colour = colour_is_informative(view)
-        det, frames = self._find(view)
+        det, maps = self._find(view)
         quads = det.quads
         if self.mode == "shoe" and quads:
             quads = (max(quads, key=lambda q: q.width * q.height),)
@@ -345,6 +344,7 @@ class Recognizer:
             if s := self._read_quad(view, q, colour):
                 sightings.append(s)
                 read_tentative.append(q)
+        frames = find_frames(self, view, maps, sightings) if maps is not None else []
         for s in read_index_frames(self, view, frames, colour, sightings):
             sightings.append(s)
         if self.mode == "table" or not sightings:

@@ -8,9 +8,10 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from vision import Recognizer, SimulatedCamera
-from vision.finder import IndexFrame
+from vision import Recognizer, SimulatedCamera, index_frames
+from vision.finder import IndexFrame, default_finder, frame_from_vectors
 from vision.index_frames import _moved
+from vision.sighting import Sighting
 
 HAND = ["AS", "KH", "9C", "6D"]
 
@@ -60,3 +61,31 @@ def test_a_step_that_moves_every_frame_off_its_corner_loses_the_cards(hand: np.n
 
     rec.frame_steps = (off,)
     assert len(rec.recognize(hand)) < len(HAND)
+
+
+def test_the_coarse_pass_runs_only_for_a_big_frame_off_the_cards_already_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    view = np.full((700, 1000, 3), 60, np.uint8)
+    rec = Recognizer("table")
+    # a frame as wide as a card filling a third of the long side: it calls for the coarse pass
+    big = frame_from_vectors(np.array([100.0, 100.0]), np.array([300.0, 0.0]), np.array([0.0, 1.4]))
+    small = frame_from_vectors(np.array([600.0, 100.0]), np.array([80.0, 0.0]), np.array([0.0, 1.4]))
+    runs: list[int] = []
+    finder = default_finder()
+    real_run = type(finder).run
+    monkeypatch.setattr(
+        type(finder), "run", lambda self, im, side: runs.append(side) or real_run(self, im, side)
+    )
+
+    assert index_frames.big_card_frames(rec, view, [small], []) == [small]
+    assert runs == []  # no big frame: no second pass
+    index_frames.big_card_frames(rec, view, [big, small], [])
+    assert runs == [rec.finder_size // 2]
+    runs.clear()
+    read = Sighting("AS", 0.99, ((100.0, 100.0), (400.0, 100.0), (400.0, 520.0), (100.0, 520.0)), None)
+    assert index_frames.big_card_frames(rec, view, [big, small], [read]) == [big, small]
+    assert runs == []  # the big frame is at a card read surely: nothing there to find again
+    unsure = Sighting("AS", 0.6, read.outline, None)
+    index_frames.big_card_frames(rec, view, [big, small], [unsure])
+    assert runs == [rec.finder_size // 2]
