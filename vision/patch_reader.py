@@ -188,8 +188,23 @@ def patch_mode() -> str:
     return mode
 
 
+def _env_float(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    if not raw:
+        return default
+    try:
+        return float(raw)
+    except ValueError:
+        raise ModelError(f"{name} must be a number, got {raw!r}") from None
+
+
 def max_width() -> float:
-    return float(os.environ.get("DEALER_VISION_PATCH_MAX_WIDTH") or MAX_WIDTH)
+    return _env_float("DEALER_VISION_PATCH_MAX_WIDTH", MAX_WIDTH)
+
+
+def disagree_margin() -> float:
+    """``DISAGREE_MARGIN``, or ``DEALER_VISION_PATCH_MARGIN`` when set (for measuring other margins)."""
+    return _env_float("DEALER_VISION_PATCH_MARGIN", DISAGREE_MARGIN)
 
 
 def has_ink(patch: np.ndarray) -> bool:
@@ -230,4 +245,4 @@ def second_opinion(
         return (code, conf, reject, box) if conf >= 0.05 else None
     if code == glyph_reading[0]:
         return code, 1.0 - (1.0 - conf) * (1.0 - glyph_reading[1]), reject, box
-    return (code, conf, reject, box) if conf > glyph_reading[1] + DISAGREE_MARGIN else None
+    return (code, conf, reject, box) if conf > glyph_reading[1] + disagree_margin() else None

@@ -784,9 +784,10 @@ def second_opinion_records(root: Path) -> list[dict[str, object]]:
     return records
 
 
-def margin_curve(records: list[dict[str, object]], max_width: float) -> None:
-    """Where glyphs and patch disagree on an unsure corner: per margin, the overrules that were right
-    (patch right, glyphs wrong) and wrong (patch wrong), and the glyph readings they threw away."""
+def margin_curve(records: list[dict[str, object]], max_width: float, passing: float = 0.35) -> None:
+    """Where glyphs and patch disagree on an unsure corner, per margin: the overrules, those that were
+    right (patch right), wrong, wrong and newly passing (the patch reading would pass the recogniser's
+    ``passing`` confidence where the glyph reading did not), and right glyph readings thrown away."""
     from vision.patch_reader import UNSURE_BELOW
 
     dis = [
@@ -801,13 +802,18 @@ def margin_curve(records: list[dict[str, object]], max_width: float) -> None:
         f"{len(dis)} disagreements on unsure corners of cards up to {max_width:.0f} px "
         f"({sum(r['truth'] is not None for r in dis)} on a real index)"
     )
-    print("margin  overrules  right  wrong  (of which the glyphs were right)  net")
+    print("margin  overrules  right  wrong  wrong-newly-passing  glyphs-right-lost  net")
     for margin in (-0.1, 0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5):
         won = [r for r in dis if r["patch"][1] > r["glyph"][1] + margin]  # type: ignore[index,operator]
         right = sum(r["patch"][0] == r["truth"] for r in won)  # type: ignore[index]
+        newly = sum(
+            r["patch"][0] != r["truth"] and r["patch"][1] >= passing > r["glyph"][1]  # type: ignore[index,operator]
+            for r in won
+        )
         lost = sum(r["glyph"][0] == r["truth"] for r in won)  # type: ignore[index]
         print(
-            f"{margin:6.2f}  {len(won):9d}  {right:5d}  {len(won) - right:5d}  {lost:32d}  {right - lost:4d}"
+            f"{margin:6.2f}  {len(won):9d}  {right:5d}  {len(won) - right:5d}  {newly:19d}  {lost:17d}  "
+            f"{right - lost - newly:4d}"
         )
 
 
@@ -879,6 +885,9 @@ def main() -> None:
     ap.add_argument("--speed", action="store_true", help="time --model per patch on one thread")
     ap.add_argument("--fixture", help="write the held-out font masks the tests render to this .npz")
     ap.add_argument("--tiny-cards", type=int, default=0, help="more training cards drawn by profile v2")
+    ap.add_argument(
+        "--tiny-seeds", type=int, nargs="*", help="the v2 chunks' seeds (instead of --tiny-cards)"
+    )
     ap.add_argument("--init", help="fine-tune this state dict (the same network) instead of random weights")
     ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
     ap.add_argument("--calibrate", action="store_true", help="fit --model's temperatures and report ECE")
@@ -912,10 +921,8 @@ def main() -> None:
             print(f"{k:>16}: {v:.4f}")
         return
     chunks = [data_set(4000, a.seed * 100 + 1 + i, "train", a.cache) for i in range((a.cards + 3999) // 4000)]
-    chunks += [
-        data_set(4000, a.seed * 100 + 51 + i, "train", a.cache, "v2")
-        for i in range((a.tiny_cards + 3999) // 4000)
-    ]
+    tiny_seeds = a.tiny_seeds or [a.seed * 100 + 51 + i for i in range((a.tiny_cards + 3999) // 4000)]
+    chunks += [data_set(4000, sd, "train", a.cache, "v2") for sd in tiny_seeds]
     d = {k: np.concatenate([c[k] for c in chunks]) for k in chunks[0]}
     val2 = data_set(1000, 91, "heldout", a.cache, "v2")  # held-out fonts, tiny cards, seed 91
     print("train:", describe(d), "\nheld-out:", describe(val), "\nheld-out v2:", describe(val2), flush=True)
