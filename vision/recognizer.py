@@ -24,7 +24,16 @@ from vision.calibration import Calibration
 from vision.detect import CardQuad, CornerFrame, Detection, detect_cards, min_channel
 from vision.finder import FinderMaps, default_finder, find_cards
 from vision.glyphs import RANK_CLASSES, SUIT_CLASSES, GlyphModel, default_model
-from vision.index import PX, Reading, corner_box, cut_patch, is_joker_corner, letter_column, segment_index
+from vision.index import (
+    PX,
+    IndexGlyphs,
+    Reading,
+    corner_box,
+    cut_patch,
+    is_joker_corner,
+    letter_column,
+    segment_index,
+)
 from vision.index_frames import FrameStep, find_frames, read_index_frames
 from vision.patch_reader import second_opinion
 from vision.render import CARD_ASPECT
@@ -108,7 +117,18 @@ class Recognizer:
     ) -> tuple[Reading | None, bool]:
         """The reading of one corner, and whether any index-like ink was there at all."""
         patch, m = cut_patch(image, frame, sideways)
-        glyphs = segment_index(patch, from_right=sideways)
+        return self._read_cut(frame, patch, m, segment_index(patch, from_right=sideways), sideways, colour)
+
+    def _read_cut(
+        self,
+        frame: CornerFrame,
+        patch: np.ndarray,
+        m: np.ndarray,
+        glyphs: IndexGlyphs | None,
+        sideways: bool,
+        colour: bool,
+    ) -> tuple[Reading | None, bool]:
+        """``_read`` of a corner already cut (``patch``, its patch→image matrix ``m``) and segmented."""
         if glyphs is None or glyphs.suit is None:
             # no rank over suit cut apart (a tiny or blurred index): the patch reader reads it whole
             whole = second_opinion(patch, m, sideways, None, any_width=self.mode == "shoe")
@@ -149,8 +169,9 @@ class Recognizer:
     # -- whole cards --------------------------------------------------------------------------------
     def _read_quad(self, image: np.ndarray, quad: CardQuad, colour: bool) -> Sighting | None:
         readings: list[Reading] = []
+        index = _IndexCorners(image, quad)  # each cut and segmented once, however often looked at
         for k in (0, 2):
-            r = self.read_corner(image, quad.frame(k), colour=colour)
+            r = self._read_cut(*index.corner(k), False, colour)[0]
             if r is not None:
                 readings.append(r)
                 if r.confidence >= 0.9:  # one sure corner is enough
@@ -193,16 +214,16 @@ class Recognizer:
             )
         if any(r.reject < 0.5 and r.confidence > 0.2 for r in readings):
             return None  # an index is there, only not sure enough: neither a back nor a joker
-        if is_joker_corner(image, quad.frame(0)) or is_joker_corner(image, quad.frame(2)):
+        if index.joker(0) or index.joker(2):
             return Sighting(JOKER, 0.85, outline, None, evidence=("JOKER spelt down the index",))
-        if looks_like_back(image, quad) and not self._rank_glyph_seen(image, quad):
+        if looks_like_back(image, quad) and not self._rank_glyph_seen(index):
             return Sighting(BACK, 0.8, outline, None, evidence=("no index; pattern to every edge",))
         return None
 
-    def _rank_glyph_seen(self, image: np.ndarray, quad: CardQuad) -> bool:
+    def _rank_glyph_seen(self, index: _IndexCorners) -> bool:
         """Whether either index corner holds a glyph the rank network takes for a rank (not a back)."""
         for k in (0, 2):
-            glyphs = segment_index(cut_patch(image, quad.frame(k))[0])
+            glyphs = index.corner(k)[3]
             if glyphs is None:
                 continue
             options = (glyphs.rank,) + glyphs.rank_alternatives
@@ -381,6 +402,26 @@ class Recognizer:
         if ox or oy:
             sightings = [_shift(s, ox, oy) for s in sightings]
         return sightings
+
+
+class _IndexCorners:
+    """The two index corners (0 and 2) of a whole card, each cut upright and segmented on first use."""
+
+    def __init__(self, image: np.ndarray, quad: CardQuad) -> None:
+        self.image, self.quad = image, quad
+        self._cut: dict[int, tuple[CornerFrame, np.ndarray, np.ndarray, IndexGlyphs | None]] = {}
+
+    def corner(self, k: int) -> tuple[CornerFrame, np.ndarray, np.ndarray, IndexGlyphs | None]:
+        """Corner ``k``'s frame, upright patch, patch→image matrix and glyphs."""
+        if k not in self._cut:
+            frame = self.quad.frame(k)
+            patch, m = cut_patch(self.image, frame)
+            self._cut[k] = (frame, patch, m, segment_index(patch))
+        return self._cut[k]
+
+    def joker(self, k: int) -> bool:
+        """``is_joker_corner`` of corner ``k``."""
+        return letter_column(self.corner(k)[1]) >= 4
 
 
 def looks_like_back(image: np.ndarray, quad: CardQuad) -> bool:
