@@ -23,10 +23,10 @@ from vision.finder import IndexFrame, frame_from_vectors
 from vision.onnx_nets import OnnxNet, model_bytes
 
 N = 48  # patch side, pixels (60 per card width: a 50 px card's corner is not shrunk at all)
-LO, SPAN = -0.25, 0.8  # card widths covered by the patch along both edges, from the corner
+LO, SPAN = -0.3, 0.8  # card widths covered by the patch along both edges, from the corner
 OUT = 6  # corner offset (du, dv), then the edge-vector correction matrix minus the identity
 PASSES = 2
-_MAX_SHIFT = 0.25  # card widths: a frame further off than this is not the network's to fix
+_MAX_SHIFT = 0.3  # card widths: a frame further off than this is not the network's to fix
 
 
 class RefinerError(VisionError, ValueError):
