@@ -55,26 +55,48 @@ def patch_matrix(corner: np.ndarray, s: np.ndarray, long: np.ndarray) -> np.ndar
     )
 
 
-def sample_patch(image: np.ndarray, corner: np.ndarray, s: np.ndarray, long: np.ndarray) -> np.ndarray:
-    """The N × N canonical patch of a corner: cut from a region round it only, area-shrunk first
-    where the card is much bigger than the patch (no aliasing), edges replicated outside the image."""
+class Pyramid:
+    """An image and its halvings (each a 2×2 average), made as they are first needed."""
+
+    def __init__(self, image: np.ndarray) -> None:
+        self.levels = [image]
+
+    def level(self, k: int) -> tuple[np.ndarray, float, float]:
+        """Level ``k`` (or the smallest there is) and its scale along x and y from level 0."""
+        while len(self.levels) <= k and min(self.levels[-1].shape[:2]) >= 4:
+            h, w = self.levels[-1].shape[:2]
+            self.levels.append(cv2.resize(self.levels[-1], (w // 2, h // 2), interpolation=cv2.INTER_LINEAR))
+        im = self.levels[min(k, len(self.levels) - 1)]
+        return im, im.shape[1] / self.levels[0].shape[1], im.shape[0] / self.levels[0].shape[0]
+
+
+def sample_patch(
+    image: np.ndarray | Pyramid, corner: np.ndarray, s: np.ndarray, long: np.ndarray
+) -> np.ndarray:
+    """The N × N canonical patch of a corner. Where the card is much bigger than the patch it is
+    cut from a halving of the image (no aliasing: at most 1.5 image pixels per patch pixel), from a
+    region round the corner only; edges are replicated outside the image."""
+    pyr = image if isinstance(image, Pyramid) else Pyramid(image)
     m = patch_matrix(corner, s, long)
-    ih, iw = image.shape[:2]
-    pts = m @ np.array([[0, N, 0, N], [0, 0, N, N], [1, 1, 1, 1]], np.float64)
-    x0 = int(np.clip(np.floor(pts[0].min()) - 2, 0, iw - 1))
-    y0 = int(np.clip(np.floor(pts[1].min()) - 2, 0, ih - 1))
-    x1 = int(np.clip(np.ceil(pts[0].max()) + 3, x0 + 1, iw))
-    y1 = int(np.clip(np.ceil(pts[1].max()) + 3, y0 + 1, ih))
-    roi = image[y0:y1, x0:x1]
-    m[:, 2] -= (x0, y0)
-    step = max(float(np.hypot(*m[:, 0])), float(np.hypot(*m[:, 1])))  # image pixels per patch pixel
-    if step > 1.5:
-        rw, rh = max(1, round((x1 - x0) / step)), max(1, round((y1 - y0) / step))
-        fx, fy = rw / (x1 - x0), rh / (y1 - y0)
-        roi = cv2.resize(roi, (rw, rh), interpolation=cv2.INTER_AREA)
+    step = max(float(np.hypot(m[0, 0], m[1, 0])), float(np.hypot(m[0, 1], m[1, 1])))  # image px per patch px
+    k = int(np.ceil(np.log2(step / 1.5))) if step > 1.5 else 0
+    im, fx, fy = pyr.level(k)
+    if k:
         m = np.array([[fx, 0, 0.5 * fx - 0.5], [0, fy, 0.5 * fy - 0.5]]) @ np.vstack([m, [0, 0, 1]])
+    ih, iw = im.shape[:2]
+    xs = m[0, 2] + N * np.array([0.0, m[0, 0], m[0, 1], m[0, 0] + m[0, 1]])
+    ys = m[1, 2] + N * np.array([0.0, m[1, 0], m[1, 1], m[1, 0] + m[1, 1]])
+    x0 = min(max(int(xs.min()) - 2, 0), iw - 1)
+    y0 = min(max(int(ys.min()) - 2, 0), ih - 1)
+    x1 = min(max(int(xs.max()) + 3, x0 + 1), iw)
+    y1 = min(max(int(ys.max()) + 3, y0 + 1), ih)
+    m[:, 2] -= (x0, y0)
     return cv2.warpAffine(
-        roi, m, (N, N), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE
+        im[y0:y1, x0:x1],
+        m,
+        (N, N),
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
     )
 
 
@@ -91,15 +113,14 @@ def apply_correction(
     corner: np.ndarray, s: np.ndarray, long: np.ndarray, out: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The corner and edge vectors the network's output ``out`` (in the patch's card coordinates)
-    puts in place of ``corner``, ``s``, ``long``. The correction is bounded, and its determinant
-    positive, so the frame keeps its handedness (upright stays upright, mirrored stays mirrored)."""
-    du, dv = np.clip(out[:2], -_MAX_SHIFT, _MAX_SHIFT)
-    b = np.array([[1.0 + out[2], out[4]], [out[3], 1.0 + out[5]]])
-    b[[0, 1], [0, 1]] = np.clip(b[[0, 1], [0, 1]], 0.6, 1.6)
-    b[[0, 1], [1, 0]] = np.clip(b[[0, 1], [1, 0]], -0.35, 0.35)
-    a = np.stack([s, long], axis=1)
-    new = a @ b
-    return corner + a @ np.array([du, dv]), new[:, 0], new[:, 1]
+    puts in place of ``corner``, ``s``, ``long`` (one frame, or K of them as K × 2 / K × 6 arrays).
+    The correction is bounded, and its determinant positive, so a frame keeps its handedness
+    (upright stays upright, mirrored stays mirrored)."""
+    d = np.clip(out[..., 0:2], -_MAX_SHIFT, _MAX_SHIFT)
+    b00, b11 = (np.clip(1.0 + out[..., k : k + 1], 0.6, 1.6) for k in (2, 5))
+    b10, b01 = (np.clip(out[..., k : k + 1], -0.35, 0.35) for k in (3, 4))
+    new_corner = corner + d[..., 0:1] * s + d[..., 1:2] * long
+    return new_corner, b00 * s + b10 * long, b01 * s + b11 * long
 
 
 @dataclass(frozen=True, eq=False)
@@ -128,12 +149,12 @@ class CornerRefiner(OnnxNet):
         _check(image, frames)
         if not frames:
             return []
-        axes = [frame_axes(f) for f in frames]
+        c, s, lg = (np.array(v) for v in zip(*(frame_axes(f) for f in frames), strict=True))
+        pyr = Pyramid(image)
         for _ in range(passes):
-            patches = np.stack([sample_patch(image, *a) for a in axes])
-            out = self.corrections(prepare(patches))
-            axes = [apply_correction(*a, o) for a, o in zip(axes, out, strict=True)]
-        return [frame_from_vectors(c, s, lg, f.score) for (c, s, lg), f in zip(axes, frames, strict=True)]
+            patches = np.stack([sample_patch(pyr, c[i], s[i], lg[i]) for i in range(len(frames))])
+            c, s, lg = apply_correction(c, s, lg, self.corrections(prepare(patches)))
+        return [frame_from_vectors(c[i], s[i], lg[i], f.score) for i, f in enumerate(frames)]
 
 
 def _check(image: np.ndarray, frames: list[IndexFrame]) -> None:

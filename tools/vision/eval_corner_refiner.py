@@ -33,10 +33,12 @@ from scenes import corner_affine  # noqa: E402
 from train_corner_refiner import error_in_truth  # noqa: E402
 
 from vision.corner_refiner import CornerRefiner, N, frame_axes  # noqa: E402
+from vision.evaluate import detect_layout, evaluate  # noqa: E402
 from vision.finder import IndexFrame, default_finder  # noqa: E402
 from vision.index_frames import find_frames  # noqa: E402
 from vision.recognizer import Recognizer, colour_is_informative  # noqa: E402
 
+_KEEP = ("frames", "accuracy", "true_positives", "false_positives", "false_negatives", "f1", "ms_per_frame")
 BANDS = ((25, 50), (50, 80), (80, 120), (120, 200), (200, 10_000))
 
 
@@ -139,6 +141,32 @@ def end_to_end(root: Path, refiner: CornerRefiner, passes: int) -> None:
         print(f"end to end, {label}: " + ", ".join(parts))
 
 
+def folders(dirs: list[Path], refiner: CornerRefiner, passes: int) -> None:
+    """``dealer vision eval`` (``vision.evaluate``) on each folder, as shipped and with refined frames
+    (the CLI's mode: shoe for single-card folders, whose default finder has no index frames)."""
+    for d in dirs:
+        mode = "shoe" if detect_layout(d) == "single" else "table"
+        rec = Recognizer(mode)  # type: ignore[arg-type]
+        refined = Recognizer(mode)  # type: ignore[arg-type]
+        refined.frame_steps = (lambda _rec, view, frames: refiner.refine(view, frames, passes),)
+        for label, r in (("shipped", rec), ("refined frames", refined)):
+            out = evaluate(d, r).to_json()
+            keep = (
+                "frames",
+                "correct",
+                "accuracy",
+                "true_pos",
+                "false_pos",
+                "false_neg",
+                "f1",
+                "ms_per_frame",
+            )
+            print(
+                f"{d.name} ({mode}), {label}: " + json.dumps({k: out[k] for k in keep if k in out}),
+                flush=True,
+            )
+
+
 def timing(root: Path, refiner: CornerRefiner) -> None:
     cv2.setNumThreads(1)
     rng = np.random.default_rng(0)
@@ -172,6 +200,7 @@ def main() -> None:
     ap.add_argument("--model", type=Path, default=None, help="ONNX file (default: the shipped one)")
     ap.add_argument("--passes", type=int, default=2)
     ap.add_argument("--skip", nargs="*", default=[], choices=["corners", "e2e", "timing"])
+    ap.add_argument("--folders", type=Path, nargs="*", default=[], help="also dealer-vision-eval these")
     a = ap.parse_args()
     cv2.setNumThreads(1)
     refiner = CornerRefiner.load(a.model)
@@ -179,6 +208,7 @@ def main() -> None:
         corners_and_reading(a.root, refiner, a.passes)
     if "e2e" not in a.skip:
         end_to_end(a.root, refiner, a.passes)
+    folders(a.folders, refiner, a.passes)
     if "timing" not in a.skip:
         timing(a.root, refiner)
 
