@@ -65,6 +65,12 @@ class CornerFrame:
         )
 
 
+_FROM = [[(k + i) % 4 for i in range(4)] for k in range(4)]  # the corners from corner k on
+# a card's unit outline (card widths) seen from an index corner, and from the next corner
+_UPRIGHT = np.array([[0, 0], [1, 0], [1, CARD_ASPECT], [0, CARD_ASPECT]], np.float32)
+_ALONG = np.array([[0, 0], [CARD_ASPECT, 0], [CARD_ASPECT, 1], [0, 1]], np.float32)
+
+
 @dataclass(frozen=True)
 class CardQuad:
     """A whole card: four corners in image pixels, clockwise on screen, starting at a short side."""
@@ -83,13 +89,11 @@ class CardQuad:
 
     def frame(self, k: int) -> CornerFrame:
         """The corner frame at corner ``k``: k = 0, 2 are index corners (x along a short side)."""
-        c = np.roll(self.corners, -k, axis=0)
+        c = self.corners[_FROM[k % 4]]
         x = c[1] - c[0]
         y = c[3] - c[0]
-        if k % 2 == 0:
-            src = np.array([[0, 0], [1, 0], [1, CARD_ASPECT], [0, CARD_ASPECT]], np.float32)
-        else:  # x runs along a long side: the card's own "up" is this frame's x
-            src = np.array([[0, 0], [CARD_ASPECT, 0], [CARD_ASPECT, 1], [0, 1]], np.float32)
+        # at an odd corner x runs along a long side: the card's own "up" is this frame's x
+        src = _UPRIGHT if k % 2 == 0 else _ALONG
         h = cv2.getPerspectiveTransform(src, c.astype(np.float32))
         w = float(_norm(x)) if k % 2 == 0 else float(_norm(y))
         return CornerFrame(c[0], x / _norm(x), y / _norm(y), w, h)

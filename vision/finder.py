@@ -141,11 +141,11 @@ def _shrink(image: np.ndarray, iw: int, ih: int) -> np.ndarray:
     return cv2.resize(image, (iw, ih), interpolation=cv2.INTER_LINEAR)
 
 
-def upsampled(m: FinderMaps) -> np.ndarray:
-    """The three probability maps at the network input size."""
+def upsampled(m: FinderMaps, maps: int = _MAPS) -> np.ndarray:
+    """The first ``maps`` probability maps (interior, boundary, index) at the network input size."""
     iw, ih = m.size
     full = (m.prob.shape[2] * STRIDE, m.prob.shape[1] * STRIDE)
-    return np.stack([cv2.resize(p, full, interpolation=cv2.INTER_LINEAR)[:ih, :iw] for p in m.prob])
+    return np.stack([cv2.resize(p, full, interpolation=cv2.INTER_LINEAR)[:ih, :iw] for p in m.prob[:maps]])
 
 
 @lru_cache(maxsize=1)
@@ -307,7 +307,7 @@ def find_cards(
     """Whole-card quads (full-image pixels) where the interior map holds a clean card piece, outside
     the ``known`` quads (another finder's)."""
     m = maps or (model or default_finder()).run(image, long_side)
-    prob = upsampled(m)
+    prob = upsampled(m, 2)  # interior and boundary: the index map is not looked at here
     if known:  # the cards another finder has are not looked for again
         prob[0] = prob[0].copy()
         polys = [np.round((k.corners + 0.5) / m.scale - 0.5).astype(np.int32) for k in known]

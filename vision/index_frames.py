@@ -157,6 +157,9 @@ class _Sure:
         sure = [np.array(o.outline) for o in known if o.confidence >= 0.9]
         self.pts = np.concatenate(sure) if sure else np.zeros((0, 2))  # their corners
         self.polys = [q.astype(np.float32).reshape(-1, 1, 2) for q in sure]
+        # each outline's bounding box: a point outside it is outside the outline
+        self.lo = np.array([q.min(axis=0)[0] for q in self.polys]).reshape(-1, 2)
+        self.hi = np.array([q.max(axis=0)[0] for q in self.polys]).reshape(-1, 2)
 
     def holds(self, fr: IndexFrame) -> bool:
         """Whether frame ``fr`` is at a corner of a card read surely, or its index on one."""
@@ -164,7 +167,9 @@ class _Sure:
         if len(self.pts) and np.hypot(*(self.pts - f.origin).T).min() < 0.1 * f.width:
             return True
         at = _index_point(fr)
-        return any(cv2.pointPolygonTest(q, at, False) > 0 for q in self.polys)
+        p = np.float32(at)
+        boxed = np.flatnonzero((self.lo <= p).all(axis=1) & (p <= self.hi).all(axis=1)).tolist()
+        return any(cv2.pointPolygonTest(self.polys[i], at, False) > 0 for i in boxed)
 
 
 def _same_card(
