@@ -24,6 +24,7 @@ CANVAS = 32  # … and shown to the CNN reader on a CANVAS × CANVAS one
 CELL = 6
 BINS = 9
 _CELL_OF = (np.arange(GLYPH)[:, None] // CELL) * (GLYPH // CELL) + (np.arange(GLYPH)[None, :] // CELL)
+_FIRST_BIN = _CELL_OF * BINS  # each canvas pixel's cell's first histogram bin
 
 
 def hog(canvas: np.ndarray) -> np.ndarray:
@@ -42,10 +43,14 @@ def hog_many(canvases: np.ndarray) -> np.ndarray:
     gx[:, :, 1:-1] = img[:, :, 2:] - img[:, :, :-2]
     gy[:, 1:-1, :] = img[:, 2:, :] - img[:, :-2, :]
     mag, ang = cv2.cartToPolar(gx.reshape(-1, GLYPH), gy.reshape(-1, GLYPH), angleInDegrees=True)
-    b = (np.mod(ang, 180.0) / (180.0 / BINS)).astype(np.int32) % BINS
+    # unsigned orientation: np.mod(ang, 180), the very same numbers (ang is in [0, 360], where
+    # subtracting 180 is exact), and the bin index modulo BINS (it is at most BINS)
+    np.subtract(ang, 180.0, out=ang, where=ang >= 180.0)
+    b = (ang / (180.0 / BINS)).astype(np.int32)
+    b[b == BINS] = 0
     n = GLYPH // CELL
     cells = n * n * BINS
-    idx = (_CELL_OF * BINS + b.reshape(k, GLYPH, GLYPH)) + (np.arange(k) * cells)[:, None, None]
+    idx = (_FIRST_BIN + b.reshape(k, GLYPH, GLYPH)) + (np.arange(k) * cells)[:, None, None]
     hist = np.bincount(idx.ravel(), weights=mag.ravel(), minlength=k * cells).reshape(k, n, n, BINS)
     # the 2×2-cell blocks, each laid out as hist[i:i+2, j:j+2].ravel() and L2-normalised
     blocks = np.concatenate([hist[:, :-1, :-1], hist[:, :-1, 1:], hist[:, 1:, :-1], hist[:, 1:, 1:]], axis=3)
@@ -134,15 +139,17 @@ def _describe_crop(crop: np.ndarray) -> np.ndarray:
 def _describe_crops(crops: list[np.ndarray]) -> list[np.ndarray]:
     """``_describe_crop`` of several glyphs, their HOG computed together."""
     canvases = [_fit(c, GLYPH, 2, area_only=True) for c in crops]
-    grads = hog_many(np.stack(canvases))
-    out = []
-    for crop, canvas, grad in zip(crops, canvases, grads, strict=True):
+    out = np.empty((len(crops), DESCRIPTOR_LEN + CANVAS * CANVAS), np.float32)
+    n_hog = DESCRIPTOR_LEN - 12 * 12 - 3
+    out[:, :n_hog] = hog_many(np.stack(canvases))
+    for i, (crop, canvas) in enumerate(zip(crops, canvases, strict=True)):
         h, w = crop.shape
-        pix = cv2.resize(canvas, (12, 12), interpolation=cv2.INTER_AREA).astype(np.float32).ravel() / 255.0
-        shape = np.array([np.log(h / max(w, 1)), h / PX * 4, w / PX * 4], np.float32)
-        big = _fit(crop, CANVAS, 4).astype(np.float32).ravel() / 255.0
-        out.append(np.concatenate([grad, pix, shape, big]))
-    return out
+        pix = cv2.resize(canvas, (12, 12), interpolation=cv2.INTER_AREA)
+        np.divide(pix.reshape(-1), np.float32(255.0), out=out[i, n_hog : n_hog + 144], dtype=np.float32)
+        out[i, n_hog + 144 : DESCRIPTOR_LEN] = (np.log(h / max(w, 1)), h / PX * 4, w / PX * 4)
+        big = _fit(crop, CANVAS, 4)
+        np.divide(big.reshape(-1), np.float32(255.0), out=out[i, DESCRIPTOR_LEN:], dtype=np.float32)
+    return list(out)
 
 
 DESCRIPTOR_LEN = (GLYPH // CELL - 1) ** 2 * 4 * BINS + 12 * 12 + 3  # the hand-made part of a glyph's features
