@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -77,12 +78,13 @@ class CardQuad:
 
     corners: np.ndarray  # (4, 2)
 
-    @property
+    # measured once per quad (the finders compare and sort quads by their size many times)
+    @cached_property
     def width(self) -> float:
         c = self.corners
         return float((_norm(c[1] - c[0]) + _norm(c[3] - c[2])) / 2)
 
-    @property
+    @cached_property
     def height(self) -> float:
         c = self.corners
         return float((_norm(c[2] - c[1]) + _norm(c[0] - c[3])) / 2)
