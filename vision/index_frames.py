@@ -37,8 +37,11 @@ def find_frames(
     rec: Recognizer, view: np.ndarray, maps: FinderMaps, known: list[Sighting] | None = None
 ) -> list[IndexFrame]:
     """The index frames of the learned finder's ``maps`` of ``view``, then ``rec.frame_steps`` in turn.
-    ``known``: the cards already read (whole), whose corners need no frames."""
+    ``known``: the cards already read (whole): frames at their corners, or whose index lies on one
+    read surely, are that card again and are dropped before the steps (none of them would be read)."""
     frames = big_card_frames(rec, view, index_frames(maps, rec.min_index_heat), known or [])
+    sure = _Sure(known or [])
+    frames = [f for f in frames if not sure.holds(f)]
     for step in rec.frame_steps:
         frames = step(rec, view, frames)
     return frames

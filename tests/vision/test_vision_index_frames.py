@@ -89,3 +89,28 @@ def test_the_coarse_pass_runs_only_for_a_big_frame_off_the_cards_already_read(
     unsure = Sighting("AS", 0.6, read.outline, None)
     index_frames.big_card_frames(rec, view, [big, small], [unsure])
     assert runs == [rec.finder_size // 2]
+
+
+def test_frame_steps_get_no_frame_at_a_card_already_read_surely() -> None:
+    # a row of whole cards: the thresholds trace and read every one, so the finder's frames at
+    # them are those cards again; a step (a refiner, say) is not asked to work on them
+    cam = SimulatedCamera(size=(1920, 1080), background="felt", seed=11, card_width=170)
+    codes = ["AS", "10H", "QD", "7C", "6S", "9D", "KH", "4C"]
+    image = cam.frame_for(codes, "row").image
+    rec = Recognizer("table")
+    seen: list[IndexFrame] = []
+
+    def step(r: Recognizer, im: np.ndarray, frames: list[IndexFrame]) -> list[IndexFrame]:
+        seen.extend(frames)
+        return frames
+
+    rec.frame_steps = (step,)
+    found = rec.recognize(image)
+    assert Counter(s.card for s in found) == Counter(codes)
+    all_frames = index_frames.index_frames(default_finder().run(image, rec.finder_size), rec.min_index_heat)
+    assert len(all_frames) >= len(codes)  # the finder sees every index ...
+    assert len(seen) < len(codes) // 2  # ... but the cards read whole need none of them
+    for f in seen:
+        for s in found:
+            outline = np.array(s.outline)
+            assert np.hypot(*(outline - f.frame.origin).T).min() >= 0.1 * f.frame.width
