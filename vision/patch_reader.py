@@ -37,7 +37,7 @@ INPUT_H, INPUT_W = 64, 40  # the patch (PH × PW = 99 × 57) shrunk, aspect near
 # given with confidence p is right about a fraction p of the time. Fitted with the shipped weights by
 # ``tools/vision/train_patch_reader.py --calibrate`` (least negative log-likelihood on 2,000 rendered
 # calibration cards training never drew; reliability before and after in vision/models/PATCH_READER.md)
-TEMPERATURE = (1.0, 1.0, 1.0)
+TEMPERATURE = (0.77, 0.78, 1.09)
 
 
 def prepare(patches: np.ndarray | list[np.ndarray]) -> np.ndarray:
@@ -170,14 +170,19 @@ def index_reading(
 PATCH_MODES = ("off", "fallback", "unsure")
 DEFAULT_MODE = "unsure"  # chosen by measurement (vision/models/PATCH_READER.md)
 UNSURE_BELOW = 0.5  # a glyph reading less confident than this gets the patch reader's second opinion
-# where the two readers disagree the patch reader must be this much more confident to win (measured
-# on the held-out scenes at true geometry and the corner crops: it was right in 8 of 8 disagreements
-# it won by more, wrong in 3 of 3 it won by less)
-DISAGREE_MARGIN = 0.25
+# where the two readers disagree the patch reader must be this much more confident to win. Chosen on
+# 120 rendered training-split scenes (``train_patch_reader.py --margins``, PATCH_READER.md): of 354
+# disagreements on cards up to MAX_WIDTH, a margin of 0.4 lets it win 32 (23 right, 9 wrong, 1 right
+# glyph reading lost), 0.25 lets it win 41 (25 right, 16 wrong, 3 lost)
+DISAGREE_MARGIN = 0.4
+# a reading of the patch reader's alone (the glyphs could not be cut) must be at least this confident:
+# with calibrated confidences, more likely right than wrong (chosen on the same 120 scenes: F1 0.736
+# at 0.05, 0.745 at 0.55-0.6, 0.741 at 0.75)
+FALLBACK_MIN = 0.6
 MIN_CONTRAST = 40  # darkest-channel spread (3rd to 90th percentile) below which a patch is bare paper
 # in a table frame, cards wider than this (px) are left to the glyph readers: their indices segment
-# well, and most corners the patch reader would be asked about there hold no index at all (measured:
-# without the limit a held-out scene asked it ~60 times a frame for two more cards of 147)
+# well, and most corners the patch reader would be asked about there hold no index at all. Re-chosen
+# on the 120 training-split scenes: F1 0.730 at 100 px, 0.736 at 130, 0.735 at 200 (more false ones)
 MAX_WIDTH = 130.0
 
 
@@ -205,6 +210,10 @@ def max_width() -> float:
 def disagree_margin() -> float:
     """``DISAGREE_MARGIN``, or ``DEALER_VISION_PATCH_MARGIN`` when set (for measuring other margins)."""
     return _env_float("DEALER_VISION_PATCH_MARGIN", DISAGREE_MARGIN)
+
+
+def fallback_min() -> float:
+    return _env_float("DEALER_VISION_PATCH_FALLBACK_MIN", FALLBACK_MIN)
 
 
 def has_ink(patch: np.ndarray) -> bool:
@@ -242,7 +251,7 @@ def second_opinion(
         return None
     code, conf, reject, box = index_reading(patch, patch_to_image, sideways)
     if glyph_reading is None:
-        return (code, conf, reject, box) if conf >= 0.05 else None
+        return (code, conf, reject, box) if conf >= fallback_min() else None
     if code == glyph_reading[0]:
         return code, 1.0 - (1.0 - conf) * (1.0 - glyph_reading[1]), reject, box
     return (code, conf, reject, box) if conf > glyph_reading[1] + disagree_margin() else None

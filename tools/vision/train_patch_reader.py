@@ -892,12 +892,15 @@ def main() -> None:
     ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
     ap.add_argument("--calibrate", action="store_true", help="fit --model's temperatures and report ECE")
     ap.add_argument("--margins", type=Path, help="a scenes.py folder: disagreement margin and width curves")
-    ap.add_argument("--max-width", type=float, default=10_000.0, help="card width limit for --margins")
+    ap.add_argument(
+        "--max-width", type=float, nargs="+", default=[10_000.0], help="card width limits for --margins"
+    )
     a = ap.parse_args()
     if a.margins:
         recs = second_opinion_records(a.margins)
         width_table(recs)
-        margin_curve(recs, a.max_width)
+        for mw in a.max_width:
+            margin_curve(recs, mw)
         return
     if a.calibrate:
         cal = data_set(2000, 95, "train", a.cache, "v2")  # training fonts, a seed training never drew
