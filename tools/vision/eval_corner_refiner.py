@@ -125,11 +125,13 @@ def corners_and_reading(root: Path, refiner: CornerRefiner, passes: int) -> None
         print(f"  {lo}-{hi} px: {sum(v[0] for v in sel)} -> {sum(v[1] for v in sel)} / {len(sel)}")
 
 
-def end_to_end(root: Path, refiner: CornerRefiner, passes: int) -> None:
+def end_to_end(root: Path, refiner: CornerRefiner, passes: int, search: bool = True) -> None:
     """``per_card.found`` for the shipped recogniser and for one that reads refined frames."""
     shipped = Recognizer("table")
     rec = Recognizer("table")
     rec.frame_steps = (lambda _rec, view, frames: refiner.refine(view, frames, passes),)
+    if not search:
+        rec.corner_search = ()
     for label, r in (("shipped", shipped), ("refined frames", rec)):
         rows = per_card.found(root, r)
         parts = [f"all {sum(x[2] for x in rows)}/{len(rows)}"]
@@ -141,7 +143,7 @@ def end_to_end(root: Path, refiner: CornerRefiner, passes: int) -> None:
         print(f"end to end, {label}: " + ", ".join(parts))
 
 
-def folders(dirs: list[Path], refiner: CornerRefiner, passes: int) -> None:
+def folders(dirs: list[Path], refiner: CornerRefiner, passes: int, search: bool = True) -> None:
     """``dealer vision eval`` (``vision.evaluate``) on each folder, as shipped and with refined frames
     (the CLI's mode: shoe for single-card folders, whose default finder has no index frames)."""
     for d in dirs:
@@ -149,22 +151,12 @@ def folders(dirs: list[Path], refiner: CornerRefiner, passes: int) -> None:
         rec = Recognizer(mode)  # type: ignore[arg-type]
         refined = Recognizer(mode)  # type: ignore[arg-type]
         refined.frame_steps = (lambda _rec, view, frames: refiner.refine(view, frames, passes),)
+        if not search:
+            refined.corner_search = ()
         for label, r in (("shipped", rec), ("refined frames", refined)):
             out = evaluate(d, r).to_json()
-            keep = (
-                "frames",
-                "correct",
-                "accuracy",
-                "true_pos",
-                "false_pos",
-                "false_neg",
-                "f1",
-                "ms_per_frame",
-            )
-            print(
-                f"{d.name} ({mode}), {label}: " + json.dumps({k: out[k] for k in keep if k in out}),
-                flush=True,
-            )
+            keep = {k: out[k] for k in _KEEP if k in out}
+            print(f"{d.name} ({mode}), {label}: {json.dumps(keep)}", flush=True)
 
 
 def timing(root: Path, refiner: CornerRefiner) -> None:
@@ -200,6 +192,7 @@ def main() -> None:
     ap.add_argument("--model", type=Path, default=None, help="ONNX file (default: the shipped one)")
     ap.add_argument("--passes", type=int, default=2)
     ap.add_argument("--skip", nargs="*", default=[], choices=["corners", "e2e", "timing"])
+    ap.add_argument("--no-search", action="store_true", help="refined frames read without the corner search")
     ap.add_argument("--folders", type=Path, nargs="*", default=[], help="also dealer-vision-eval these")
     a = ap.parse_args()
     cv2.setNumThreads(1)
@@ -207,8 +200,8 @@ def main() -> None:
     if "corners" not in a.skip:
         corners_and_reading(a.root, refiner, a.passes)
     if "e2e" not in a.skip:
-        end_to_end(a.root, refiner, a.passes)
-    folders(a.folders, refiner, a.passes)
+        end_to_end(a.root, refiner, a.passes, not a.no_search)
+    folders(a.folders, refiner, a.passes, not a.no_search)
     if "timing" not in a.skip:
         timing(a.root, refiner)
 
