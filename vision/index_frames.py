@@ -1,13 +1,15 @@
 """Read cards through the learned finder's index frames: one corner frame per visible index.
 
 The learned finder (``vision.finder``) regresses, at every index it sees, the reading frame of that
-card corner. Three steps turn its maps into sightings, each a function of the recogniser, the image
-and the frames so far:
+card corner. Once the whole cards the finders traced are read, three steps turn its maps into
+sightings, each a function of the recogniser, the image and the frames so far:
 
 1. :func:`find_frames` — the index frames of the network's maps, with those of big cards taken from a
-   second, coarser pass (:func:`big_card_frames`) where a frame off the cards already read calls for it;
-2. the recogniser's ``frame_steps`` (none by default), each ``step(recognizer, image, frames)`` →
-   frames: a place for work on the frames themselves, e.g. refining each corner at full resolution;
+   second, coarser pass (:func:`big_card_frames`) where a frame off the cards already read calls for
+   it; frames at a card already read surely are that card again and are dropped;
+2. (also in :func:`find_frames`) the recogniser's ``frame_steps``, none by default, each
+   ``step(recognizer, image, frames)`` → frames: work on the frames themselves, e.g. refining each
+   corner at full resolution (``vision.corner_refiner.refine_step``);
 3. :func:`read_index_frames` — each frame's index read (nearby corners tried where it does not read
    surely), a card read twice or already read whole reported once.
 """

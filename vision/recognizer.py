@@ -11,6 +11,9 @@ Two modes:
   frame); at most one sighting, the most confident.
 * ``table`` — every card in the frame: whole cards at any rotation and scale, and the corners of
   overlapped cards in hands and fans. A card whose two index corners both show is reported once.
+
+Whole cards (the classic and the learned finders' quads) are read first; then the learned finder's
+index frames, off the cards already read, are read through ``vision.index_frames``.
 """
 
 from __future__ import annotations
