@@ -41,27 +41,28 @@ def find_frames(
     """The index frames of the learned finder's ``maps`` of ``view``, then ``rec.frame_steps`` in turn.
     ``known``: the cards already read (whole): frames at their corners, or whose index lies on one
     read surely, are that card again and are dropped before the steps (none of them would be read)."""
-    frames = big_card_frames(rec, view, index_frames(maps, rec.min_index_heat), known or [])
     sure = _Sure(known or [])
-    frames = [f for f in frames if not sure.holds(f)]
+    frames = [f for f in index_frames(maps, rec.min_index_heat) if not sure.holds(f)]
+    frames = [f for f in big_card_frames(rec, view, frames) if not sure.holds(f)]
     for step in rec.frame_steps:
         frames = step(rec, view, frames)
     return frames
 
 
 def big_card_frames(
-    rec: Recognizer, view: np.ndarray, frames: list[IndexFrame], known: list[Sighting]
+    rec: Recognizer, view: np.ndarray, frames: list[IndexFrame], known: list[Sighting] | None = None
 ) -> list[IndexFrame]:
     """Frames of big cards from a second pass at half the working size, where the network saw
     such cards at the sizes it learned (it underestimates a card wider than about a fifth of its
-    input, and with the width the corner): they replace the first pass's frames there."""
+    input, and with the width the corner): they replace the first pass's frames there. ``known``:
+    cards already read (``frames`` at those read surely do not call for the pass)."""
     long_side = max(view.shape[:2])
     if not rec.coarse_pass or long_side <= rec.finder_size // 2:
         return frames
     # a big card's first-pass width comes out up to about a quarter short: only a frame that
     # could be one of the coarse pass's (>= 0.18 of the long side) calls for that pass, and only
     # off the cards already read surely (a frame there is not read: that card is known)
-    sure = _Sure(known)
+    sure = _Sure(known or [])
     if not any(f.frame.width >= 0.135 * long_side and not sure.holds(f) for f in frames):
         return frames
     coarse = [
@@ -169,7 +170,9 @@ class _Sure:
     def holds(self, fr: IndexFrame) -> bool:
         """Whether frame ``fr`` is at a corner of a card read surely, or its index on one."""
         f = fr.frame
-        if len(self.pts) and np.hypot(*(self.pts - f.origin).T).min() < 0.1 * f.width:
+        if not len(self.pts):  # no card read surely yet (an outline's corners come with it)
+            return False
+        if np.hypot(*(self.pts - f.origin).T).min() < 0.1 * f.width:
             return True
         at = _index_point(fr)
         p = np.float32(at)
