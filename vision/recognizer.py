@@ -393,7 +393,7 @@ class Recognizer:
                         continue
                     sightings.append(s)
         if self.mode == "table":
-            sightings = _no_back_on_a_face(sightings)
+            sightings = _no_back_on_a_face(_no_joker_on_a_back(view, sightings))
         if self.mode == "shoe" and all(s.card == BACK for s in sightings):
             # a scan or tight crop has no card edge to find: what was found may be a court card's
             # inner frame (which looks like a back); the frame itself may be the card
@@ -444,6 +444,16 @@ def looks_like_back(image: np.ndarray, quad: CardQuad) -> bool:
     inner = float(ink[10:-10, 8:-8].mean())
     strips = (ink[22:48, 2:7], ink[22:48, 43:48], ink[2:6, 15:35], ink[64:68, 15:35])
     return min(float(s.mean()) for s in strips) > 0.12 and (inner > 0.22 or (inner > 0.1 and edges > 18))
+
+
+def _no_joker_on_a_back(image: np.ndarray, sightings: list[Sighting]) -> list[Sighting]:
+    """Jokers without those whose card is patterned to every edge: a back's lattice seen at a
+    corner can look like a column of letters ("JOKER" spelt down the index), a joker's face cannot."""
+    return [
+        s
+        for s in sightings
+        if s.card != JOKER or not looks_like_back(image, CardQuad(np.array(s.outline, np.float32)))
+    ]
 
 
 def _no_back_on_a_face(sightings: list[Sighting]) -> list[Sighting]:

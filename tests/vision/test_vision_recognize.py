@@ -8,6 +8,9 @@ import numpy as np
 import pytest
 
 from vision import Recognizer, SimulatedCamera
+from vision.recognizer import _no_joker_on_a_back
+from vision.render import render_card
+from vision.sighting import BACK, JOKER, Sighting
 from vision.simcam import Placement
 
 
@@ -156,3 +159,16 @@ def test_a_card_seen_lengthwise_at_a_slant_is_read(table_recognizer: Recognizer,
     table[mask] = card[mask]
     assert (far_right[0] - far_left[0]) > np.hypot(near_left[0] - far_left[0], near_left[1] - far_left[1])
     assert _codes(table_recognizer, table) == Counter([code])
+
+
+def test_a_joker_reading_on_a_back_is_dropped_and_one_on_a_joker_kept() -> None:
+    # a back's lattice at a corner can pass for "JOKER" spelt down the index; a joker's face has
+    # bare margins, a back's pattern runs to every edge
+    table = np.full((700, 900, 3), (40, 90, 30), np.uint8)
+    for x, code in ((100, BACK), (500, JOKER)):
+        card = render_card(code, 250).image
+        table[150 : 150 + card.shape[0], x : x + card.shape[1]] = card
+    outlines = {code: ((x, 150.0), (x + 250.0, 150.0), (x + 250.0, 500.0), (x, 500.0))
+                for x, code in ((100.0, BACK), (500.0, JOKER))}
+    read = [Sighting(JOKER, 0.8, outlines[BACK], None), Sighting(JOKER, 0.8, outlines[JOKER], None)]
+    assert [s.outline for s in _no_joker_on_a_back(table, read)] == [outlines[JOKER]]
