@@ -407,7 +407,7 @@ def main() -> None:
     ap.add_argument("--per-shard", type=int, default=60)
     ap.add_argument("--workers", type=int, default=2, help="generation processes")
     ap.add_argument("--val-shards", type=int, nargs="+", default=[0, 24], help="kept for validation")
-    ap.add_argument("--steps", type=int, default=7000)
+    ap.add_argument("--steps", type=int, default=16000)
     ap.add_argument("--minutes", type=float, default=45.0)
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--lr", type=float, default=2e-3)
