@@ -18,9 +18,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.errors import ModelError, VisionError
+from vision.errors import VisionError
 from vision.finder import IndexFrame, frame_from_vectors
-from vision.onnx_nets import OnnxNet, model_bytes
+from vision.onnx_nets import OnnxNet, load_checked
 
 N = 48  # patch side, pixels (60 per card width: a 50 px card's corner is not shrunk at all)
 LO, SPAN = -0.3, 0.8  # card widths covered by the patch along both edges, from the corner
@@ -129,15 +129,8 @@ class CornerRefiner(OnnxNet):
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> CornerRefiner:
-        where = str(path or "vision/models/corner_refiner.onnx")
-        try:
-            net = cls(model_bytes(path, "corner_refiner.onnx"))
-            out = net.corrections(np.zeros((1, 3, N, N), np.float32))
-        except (OSError, cv2.error) as exc:
-            raise ModelError(f"cannot load the corner refiner ({where}): {exc}") from exc
-        if out.shape != (1, OUT):
-            raise ModelError(f"corner refiner ({where}) gives {out.shape} outputs, expected (1, {OUT})")
-        return net
+        return load_checked(cls, path, "corner_refiner.onnx", "corner refiner", cls.corrections,
+                            (1, 3, N, N), OUT)
 
     def corrections(self, x: np.ndarray) -> np.ndarray:
         net = self._net()

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+from typing import TypeVar
 
 import cv2
 import numpy as np
+
+from vision.errors import ModelError
 
 
 def model_bytes(path: str | Path | None, name: str) -> bytes:
@@ -36,3 +40,28 @@ class OnnxNet:
 
     def _net(self) -> cv2.dnn.Net:
         return thread_net(self._local, self.onnx)
+
+
+Net = TypeVar("Net", bound=OnnxNet)
+
+
+def load_checked(
+    cls: type[Net],
+    path: str | Path | None,
+    name: str,
+    what: str,
+    run: Callable[[Net, np.ndarray], np.ndarray],
+    probe: tuple[int, ...],
+    outputs: int,
+) -> Net:
+    """``cls`` of the file at ``path`` (or the packaged ``name``), run once on zeros of shape
+    ``probe`` to check it gives ``outputs`` values: a missing or wrong file is a ``ModelError``."""
+    where = str(path or f"vision/models/{name}")
+    try:
+        net = cls(model_bytes(path, name))
+        out = run(net, np.zeros(probe, np.float32))
+    except (OSError, cv2.error) as exc:
+        raise ModelError(f"cannot load the {what} ({where}): {exc}") from exc
+    if out.shape != (1, outputs):
+        raise ModelError(f"{what} ({where}) gives {out.shape} outputs, expected (1, {outputs})")
+    return net

@@ -23,7 +23,7 @@ import numpy as np
 from vision.detect import min_channel
 from vision.errors import ModelError
 from vision.index import PW, PX
-from vision.onnx_nets import OnnxNet, model_bytes
+from vision.onnx_nets import OnnxNet, load_checked
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("S", "H", "D", "C")
@@ -103,15 +103,8 @@ class PatchReader(OnnxNet):
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> PatchReader:
-        where = str(path or "vision/models/patch_reader.onnx")
-        try:
-            reader = cls(model_bytes(path, "patch_reader.onnx"))
-            out = reader.logits(np.zeros((1, 3, INPUT_H, INPUT_W), np.float32))
-        except (OSError, cv2.error) as exc:
-            raise ModelError(f"cannot load the patch reader ({where}): {exc}") from exc
-        if out.shape != (1, N_OUT):
-            raise ModelError(f"patch reader ({where}) gives {out.shape} outputs, expected (1, {N_OUT})")
-        return reader
+        return load_checked(cls, path, "patch_reader.onnx", "patch reader", cls.logits,
+                            (1, 3, INPUT_H, INPUT_W), N_OUT)
 
     def logits(self, x: np.ndarray) -> np.ndarray:
         """N × 21 logits for prepared input (``prepare``), one patch per forward pass (cv2.dnn re-plans

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import argparse
 import time
+from pathlib import Path
 
 
 def out_of_time(t0: float, minutes: float, step: int, total: int, *, say: bool = False) -> bool:
@@ -31,3 +33,16 @@ def export_onnx(  # type: ignore[no-untyped-def]
         opset_version=opset,
         dynamo=False,
     )
+
+
+def sharded_cli(doc: str | None, data: str, per_shard: int) -> argparse.ArgumentParser:
+    """The arguments every sharded training script takes: what to do, where the generated shards go,
+    how many, and how many training steps (scripts add their own)."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("what", choices=["generate", "train", "export", "all"])
+    ap.add_argument("--data", type=Path, nargs="+", default=[Path(data)])
+    ap.add_argument("--shards", type=int, default=48)
+    ap.add_argument("--first", type=int, default=0)
+    ap.add_argument("--per-shard", type=int, default=per_shard)
+    ap.add_argument("--steps", type=int, default=16000)
+    return ap

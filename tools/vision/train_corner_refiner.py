@@ -17,7 +17,6 @@ and the 2×2 matrix taking the disturbed edge vectors to the true ones, minus th
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
@@ -28,6 +27,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from torch_tools import sharded_cli  # noqa: E402
 
 from vision.corner_refiner import OUT, N, prepare, sample_patch  # noqa: E402
 
@@ -399,15 +399,9 @@ def export(weights: Path, out: Path) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["generate", "train", "export", "all"])
-    ap.add_argument("--data", type=Path, nargs="+", default=[Path("/tmp/refiner_data")])
-    ap.add_argument("--shards", type=int, default=48)
-    ap.add_argument("--first", type=int, default=0)
-    ap.add_argument("--per-shard", type=int, default=60)
+    ap = sharded_cli(__doc__, "/tmp/refiner_data", 60)
     ap.add_argument("--workers", type=int, default=2, help="generation processes")
     ap.add_argument("--val-shards", type=int, nargs="+", default=[0, 24], help="kept for validation")
-    ap.add_argument("--steps", type=int, default=16000)
     ap.add_argument("--minutes", type=float, default=45.0)
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--lr", type=float, default=2e-3)

@@ -19,7 +19,6 @@ Concat: ops ``cv2.dnn`` runs.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
@@ -30,6 +29,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from torch_tools import sharded_cli  # noqa: E402
 
 SIZE = 256  # training scene size; the net is fully convolutional and runs at any size at inference
 STRIDE = 4  # output maps are at a quarter of the input resolution
@@ -243,13 +243,7 @@ def export(weights: Path, out: Path, opset: int = 11) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["generate", "train", "export", "all"])
-    ap.add_argument("--data", type=Path, nargs="+", default=[Path("/tmp/finder_scenes")])
-    ap.add_argument("--shards", type=int, default=48)
-    ap.add_argument("--first", type=int, default=0)
-    ap.add_argument("--per-shard", type=int, default=200)
-    ap.add_argument("--steps", type=int, default=16000)
+    ap = sharded_cli(__doc__, "/tmp/finder_scenes", 200)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--weights", type=Path, default=Path("/tmp/finder.pt"))
