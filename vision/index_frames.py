@@ -7,11 +7,11 @@ sightings, each a function of the recogniser, the image and the frames so far:
 1. :func:`find_frames` — the index frames of the network's maps, with those of big cards taken from a
    second, coarser pass (:func:`big_card_frames`) where a frame off the cards already read calls for
    it; frames at a card already read surely are that card again and are dropped;
-2. (also in :func:`find_frames`) the recogniser's ``frame_steps``, none by default, each
-   ``step(recognizer, image, frames)`` → frames: work on the frames themselves, e.g. refining each
-   corner at full resolution (``vision.corner_refiner.refine_step``);
-3. :func:`read_index_frames` — each frame's index read (nearby corners tried where it does not read
-   surely), a card read twice or already read whole reported once.
+2. (also in :func:`find_frames`) the recogniser's ``frame_steps``, each
+   ``step(recognizer, image, frames)`` → frames: work on the frames themselves; by default the
+   corner refiner sets each corner at full resolution (``vision.corner_refiner.refine_step``);
+3. :func:`read_index_frames` — each frame's index read (with ``corner_search``, nearby corners are
+   tried where it does not read surely), a card read twice or already read whole reported once.
 """
 
 from __future__ import annotations
@@ -94,8 +94,8 @@ def read_index_frames(
         f = fr.frame
         if sure.holds(fr):
             continue
-        # the regressed corner is only as fine as the network's working size: where the index
-        # does not read surely there, a few nearby corners are tried and the surest reading kept
+        # an unrefined corner is only as fine as the network's working size: with a corner search,
+        # where the index does not read surely there, nearby corners are tried and the surest kept
         best: tuple[Reading, IndexFrame] | None = None
         for at in [f] + [_moved(f, bx, by) for bx, by in rec.corner_search]:
             # which edge is the short one decides upright or sideways: the network's guess first
