@@ -76,7 +76,7 @@ class Recognizer:
         finder: Finder | None = None,
         finder_size: int = 512,
         min_index_heat: float = 0.3,
-        min_index_confidence: float = 0.5,
+        min_index_confidence: float = 0.6,
     ) -> None:
         if mode not in ("shoe", "table"):
             raise ValueError(f"mode must be 'shoe' or 'table', got {mode!r}")
