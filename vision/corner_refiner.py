@@ -175,6 +175,6 @@ def refine(image: np.ndarray, frames: list[IndexFrame]) -> list[IndexFrame]:
 
 
 def refine_step(_recognizer: object, image: np.ndarray, frames: list[IndexFrame]) -> list[IndexFrame]:
-    """:func:`refine` as a recogniser frame step (``vision.index_frames.FrameStep``):
-    ``recognizer.frame_steps = (refine_step,)``."""
+    """:func:`refine` as a recogniser frame step (``vision.index_frames.FrameStep``), the default
+    ``Recognizer.frame_steps``."""
     return refine(image, frames)
