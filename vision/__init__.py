@@ -5,10 +5,12 @@ Never imports :mod:`dealer` or :mod:`firmware_bridge`; it reports plain card cod
 Public API::
 
     from vision import Recognizer, Sighting, SimulatedCamera, open_source, TableTracker, ShoeTracker
+    from vision import annotate, write_image  # draw what was seen, to check a camera's view
 """
 
 from __future__ import annotations
 
+from vision.annotate import annotate, write_image
 from vision.calibration import NEW_DECK_ORDER, Calibration
 from vision.errors import CalibrationError, ModelError, SightingError, SourceError, VisionError
 from vision.recognizer import Recognizer, recognize
@@ -49,8 +51,10 @@ __all__ = [
     "SourceError",
     "TableTracker",
     "VisionError",
+    "annotate",
     "is_card_code",
     "open_source",
     "read_image",
     "recognize",
+    "write_image",
 ]

@@ -16,9 +16,11 @@ from vision import (
     ShoeTracker,
     TableTracker,
     VisionError,
+    annotate,
     is_card_code,
     open_source,
     read_image,
+    write_image,
 )
 from vision.evaluate import evaluate
 from vision.index import cut_patch, segment_index
@@ -71,6 +73,13 @@ def recognize(
     calibration: CalOpt = None,
     window: Annotated[str | None, typer.Option(help="Shoe window x,y,w,h in pixels.")] = None,
     finder: FinderOpt = None,
+    annotated: Annotated[
+        Path | None,
+        typer.Option(
+            "--annotate",
+            help="Also write the image with every card found outlined and labelled (check a camera's view).",
+        ),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Recognise the cards in one image."""
@@ -80,6 +89,11 @@ def recognize(
     except VisionError as exc:
         fail(str(exc))
     found = rec.recognize(frame)
+    if annotated is not None:
+        try:
+            write_image(annotated, annotate(frame, found))
+        except VisionError as exc:
+            fail(str(exc))
     if as_json:
         print_json([s.to_json() for s in found])
         return
