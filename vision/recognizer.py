@@ -214,10 +214,12 @@ class Recognizer:
             )
         if any(r.reject < 0.5 and r.confidence > 0.2 for r in readings):
             return None  # an index is there, only not sure enough: neither a back nor a joker
-        if index.joker(0) or index.joker(2):
-            return Sighting(JOKER, 0.85, outline, None, evidence=("JOKER spelt down the index",))
+        # a back's lattice seen at a corner can look like a column of letters, but a joker's face is
+        # not patterned to every edge: the back test comes first
         if looks_like_back(image, quad) and not self._rank_glyph_seen(index):
             return Sighting(BACK, 0.8, outline, None, evidence=("no index; pattern to every edge",))
+        if index.joker(0) or index.joker(2):
+            return Sighting(JOKER, 0.85, outline, None, evidence=("JOKER spelt down the index",))
         return None
 
     def _rank_glyph_seen(self, index: _IndexCorners) -> bool:

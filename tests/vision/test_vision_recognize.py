@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 from vision import Recognizer, SimulatedCamera
-from vision.recognizer import _no_joker_on_a_back
-from vision.render import render_card
+from vision.detect import CardQuad
+from vision.recognizer import _IndexCorners, _no_joker_on_a_back
+from vision.render import CardStyle, render_back, render_card
 from vision.sighting import BACK, JOKER, Sighting
 from vision.simcam import Placement
 
@@ -172,3 +173,14 @@ def test_a_joker_reading_on_a_back_is_dropped_and_one_on_a_joker_kept() -> None:
                 for x, code in ((100.0, BACK), (500.0, JOKER))}
     read = [Sighting(JOKER, 0.8, outlines[BACK], None), Sighting(JOKER, 0.8, outlines[JOKER], None)]
     assert [s.outline for s in _no_joker_on_a_back(table, read)] == [outlines[JOKER]]
+
+
+def test_a_back_whose_lattice_looks_like_letters_at_a_corner_is_a_back() -> None:
+    card = render_back(260, CardStyle(back_colour=(120, 120, 120)))
+    h, w = card.image.shape[:2]
+    table = np.full((h + 80, w + 80, 3), (40, 110, 40), np.uint8)
+    table[40 : 40 + h, 40 : 40 + w] = card.image
+    quad = CardQuad(np.array([[40, 40], [40 + w, 40], [40 + w, 40 + h], [40, 40 + h]], np.float32))
+    corners = _IndexCorners(table, quad)
+    assert corners.joker(0) or corners.joker(2)  # the lattice at a corner reads like J-O-K-E-R
+    assert [s.card for s in Recognizer("table").recognize(table)] == [BACK]
