@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration
+from vision.card_side import BACK_THRESHOLD, CardSideError, back_probability
 from vision.corner_refiner import refine_step
 from vision.detect import CardQuad, CornerFrame, Detection, detect_cards, min_channel
 from vision.finder import FinderMaps, default_finder, find_cards
@@ -427,27 +428,22 @@ class _IndexCorners:
 
 
 def looks_like_back(image: np.ndarray, quad: CardQuad) -> bool:
-    """A back: its pattern (or colour) runs to every edge, inside the white border.
+    """A back: the card-side network (``vision.card_side``, trained only on the project's renders)
+    takes the quad for a face-down card rather than a face or no card.
 
-    On a face, the middle of each margin (beside the court frame or the pips, between the two
-    indices) is bare paper; on a back the pattern reaches all four sides. Every one of the four
-    margin strips must be inked, and the middle too.
+    It sees a margin round the quad, so a quad inset into the pattern, slid onto the table, cut by
+    the frame edge or partly covered still shows what the card is, and a plain or borderless back
+    needs no white border to measure ink against.
     """
-    src = np.array([[0, 0], [50, 0], [50, 70], [0, 70]], np.float32)
-    h = cv2.getPerspectiveTransform(src, quad.corners.astype(np.float32))
-    card = cv2.warpPerspective(image, h, (50, 70), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_AREA)
-    lo = min_channel(card).astype(np.float32)
-    white = float(np.percentile(lo, 95))
-    ink = lo < white - 50
-    edges = float(np.abs(np.diff(lo[10:-10, 8:-8], axis=1)).mean())
-    inner = float(ink[10:-10, 8:-8].mean())
-    strips = (ink[22:48, 2:7], ink[22:48, 43:48], ink[2:6, 15:35], ink[64:68, 15:35])
-    return min(float(s.mean()) for s in strips) > 0.12 and (inner > 0.22 or (inner > 0.1 and edges > 18))
+    try:
+        return back_probability(image, quad) > BACK_THRESHOLD
+    except CardSideError:  # a degenerate quad (no area) shows no card at all
+        return False
 
 
 def _no_joker_on_a_back(image: np.ndarray, sightings: list[Sighting]) -> list[Sighting]:
-    """Jokers without those whose card is patterned to every edge: a back's lattice seen at a
-    corner can look like a column of letters ("JOKER" spelt down the index), a joker's face cannot."""
+    """Jokers without those whose card the card-side network takes for a back: a back's lattice
+    seen at a corner can look like a column of letters ("JOKER" spelt down the index)."""
     return [
         s
         for s in sightings

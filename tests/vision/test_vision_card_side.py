@@ -1,0 +1,153 @@
+"""The card-side check: a face-down card is told from a face and from bare table through a quad a
+finder got a little wrong.
+
+Cards are the project's own renders (`vision/render.py`) on a plain cloth, and scenes of the
+held-out table families from a seed no training uses: these tests measure, they do not train.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.card_side import CardSideError, CardSideNet, H, W, back_probability, card_side
+from vision.detect import CardQuad
+from vision.errors import ModelError, VisionError
+from vision.recognizer import looks_like_back
+from vision.render import CardStyle, render_card
+
+TOOLS = Path(__file__).resolve().parents[2] / "tools" / "vision"
+sys.path.insert(0, str(TOOLS))
+
+from backgrounds import HELD_OUT_FAMILIES  # noqa: E402
+from scenes import Deck, make_scene  # noqa: E402
+
+CARD_W = 120.0
+
+
+def _table_with(codes: list[str], style: CardStyle) -> tuple[np.ndarray, list[np.ndarray]]:
+    """``codes`` side by side on a green cloth, each turned a little: (image, true outlines)."""
+    rng = np.random.default_rng(3)
+    image = np.clip(rng.normal((40, 110, 40), 8, (600, 200 + 200 * len(codes), 3)), 0, 255).astype(np.uint8)
+    outlines = []
+    for i, code in enumerate(codes):
+        card = render_card(code, 240, style, seed=i)
+        a = np.radians(12.0 - 20.0 * i)
+        s = np.array([np.cos(a), np.sin(a)]) * CARD_W
+        long = np.array([-np.sin(a), np.cos(a)]) * CARD_W
+        corner = np.array([120.0 + 200 * i, 90.0])
+        m = np.column_stack([s / 240, long / 240, corner])
+        face = cv2.warpAffine(card.image, m, image.shape[1::-1], flags=cv2.INTER_AREA)
+        alpha = cv2.warpAffine(card.mask.astype(np.float32), m, image.shape[1::-1])[..., None]
+        alpha /= max(1.0, float(alpha.max()))
+        image = (image * (1 - alpha) + face * alpha).astype(np.uint8)
+        h = card.image.shape[0] / 240
+        outlines.append(np.array([corner, corner + s, corner + s + h * long, corner + h * long]))
+    return image, outlines
+
+
+def _off(outline: np.ndarray, how: str) -> np.ndarray:
+    """The outline as a finder might trace it: inset into the card, slid onto the table, one corner
+    pulled out, or started at a long side (turned by a corner)."""
+    c = outline.mean(axis=0)
+    w = float(np.linalg.norm(outline[1] - outline[0]))
+    if how == "exact":
+        return outline
+    if how == "inset":
+        return c + 0.88 * (outline - c)
+    if how == "slid":
+        return outline + np.array([0.08, -0.06]) * w
+    if how == "corner":
+        q = outline.copy()
+        q[2] += np.array([0.1, 0.06]) * w
+        return q
+    return np.roll(outline, -1, axis=0)  # "turned"
+
+
+HOW = ["exact", "inset", "slid", "corner", "turned"]
+
+
+@pytest.fixture(scope="module")
+def back_and_faces() -> tuple[np.ndarray, list[np.ndarray]]:
+    return _table_with(["BK", "7H", "KS", "JK"], CardStyle(back_colour=(120, 40, 130)))
+
+
+def test_the_shipped_network_loads_and_gives_three_sides() -> None:
+    net = CardSideNet.load()
+    assert net.logits(np.zeros((2, 3, H, W), np.float32)).shape == (2, 3)
+
+
+def test_a_file_that_is_not_the_network_is_a_model_error(tmp_path: Path) -> None:
+    bad = tmp_path / "card_side.onnx"
+    bad.write_bytes(b"not an onnx file")
+    with pytest.raises(ModelError, match="card-side"):
+        CardSideNet.load(bad)
+
+
+@pytest.mark.parametrize("how", HOW)
+def test_a_back_is_a_back_through_an_imprecise_quad(back_and_faces, how: str) -> None:  # type: ignore[no-untyped-def]
+    image, outlines = back_and_faces
+    quad = _off(outlines[0], how)
+    assert card_side(image, quad).side == "back"
+    assert looks_like_back(image, CardQuad(quad.astype(np.float32)))
+
+
+@pytest.mark.parametrize("how", HOW)
+@pytest.mark.parametrize("k", [1, 2, 3], ids=["7H", "KS", "JK"])
+def test_a_face_is_not_a_back_through_an_imprecise_quad(back_and_faces, how: str, k: int) -> None:  # type: ignore[no-untyped-def]
+    image, outlines = back_and_faces
+    quad = _off(outlines[k], how)
+    assert card_side(image, quad).side == "face"
+    assert not looks_like_back(image, CardQuad(quad.astype(np.float32)))
+
+
+def test_bare_cloth_is_no_card(back_and_faces) -> None:  # type: ignore[no-untyped-def]
+    image, outlines = back_and_faces
+    below = outlines[0] + np.array([0.0, 240.0])  # under the back, on the cloth only
+    assert int(below[:, 1].max()) < image.shape[0]
+    assert below[:, 1].min() > max(o[:, 1].max() for o in outlines)
+    assert not looks_like_back(image, CardQuad(below.astype(np.float32)))
+
+
+def test_backs_of_held_out_tables_are_told_from_faces() -> None:
+    # scenes of table families training never sees, from a seed it never uses; cards fully in view
+    rng = np.random.default_rng(20_261_124)
+    decks = [Deck(rng) for _ in range(3)]
+    said: dict[bool, list[bool]] = {True: [], False: []}
+    for _ in range(6):
+        scene = make_scene(rng, (640, 480), HELD_OUT_FAMILIES, decks, max_cards=8, min_card=60, backs=20)
+        for c in scene.cards:
+            if c.visible > 0.9 and np.linalg.norm(c.outline[1] - c.outline[0]) >= 50:
+                for how in ("inset", "slid", "turned"):
+                    said[c.code == "BK"].append(back_probability(scene.image, _off(c.outline, how)) > 0.5)
+    assert len(said[True]) >= 6 and len(said[False]) >= 6
+    assert np.mean(said[True]) >= 0.8, said[True]
+    assert np.mean(said[False]) <= 0.1, said[False]
+
+
+@pytest.mark.parametrize(
+    ("image", "quad", "what"),
+    [
+        (np.zeros((100, 100), np.uint8), np.zeros((4, 2)), "BGR image"),
+        (np.zeros((100, 100, 3), np.float32), np.zeros((4, 2)), "BGR image"),
+        ("frame.jpg", np.zeros((4, 2)), "BGR image"),
+        (np.zeros((100, 100, 3), np.uint8), np.zeros((3, 2)), "4 finite"),
+        (np.zeros((100, 100, 3), np.uint8), np.full((4, 2), np.nan), "4 finite"),
+        (np.zeros((100, 100, 3), np.uint8), np.array([[5, 5], [5, 5], [5, 5], [5, 5]]), "degenerate"),
+        (np.zeros((100, 100, 3), np.uint8), "corners", "4"),
+    ],
+)
+def test_bad_input_is_a_clear_value_error(image, quad, what: str) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(CardSideError, match=what) as err:
+        card_side(image, quad)
+    assert isinstance(err.value, VisionError) and isinstance(err.value, ValueError)
+
+
+def test_a_quad_far_outside_the_frame_gives_an_answer_not_a_crash() -> None:
+    image = np.full((120, 160, 3), 90, np.uint8)
+    quad = np.array([[1000.0, 1000.0], [1100.0, 1000.0], [1100.0, 1140.0], [1000.0, 1140.0]])
+    assert card_side(image, quad).side in ("back", "face", "none")

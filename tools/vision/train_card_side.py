@@ -1,0 +1,422 @@
+"""Train the card-side check (``vision/card_side.py``) on the project's own synthetic scenes.
+
+    /work/venv-train/bin/python tools/vision/train_card_side.py all --seed 0
+
+``all`` = ``generate`` (training-split scenes from ``tools/vision/scenes.py``, the patch of every
+card through quads disturbed the way the finders err, and of quads that show no single card)
+then ``train`` (one thread) then ``export`` to ``vision/models/card_side.onnx``. Nothing here reads
+a real photo or a held-out benchmark: training uses only ``backgrounds.TRAIN_FAMILIES`` and scene
+seeds ``300_000 + 1000 * seed + shard``; ``measure`` draws scenes of the held-out families
+(``stone_light``, ``felt_purple``) from seed ``900_000 + seed`` to report accuracy on, never to train.
+
+Labels: a quad round a card that is at least half visible, mostly on that card, is ``back`` (code
+``BK``) or ``face`` (any other code); a quad on bare table or occluders, one spanning two cards and
+one slid mostly off its card are ``none``. A third of the decks get another back design (plain,
+borderless, dotted, striped, checked) than ``render.render_back``'s bordered lattice.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from torch_tools import sharded_cli  # noqa: E402
+
+from vision.card_side import SIDES, H, W, prepare, sample  # noqa: E402
+
+BACK, FACE, NONE = range(3)
+HELD_OUT_BENCH_SEEDS = (777, 4243)  # the benchmarks the recogniser is measured and tuned on
+
+
+def _scene_seed(seed: int, shard: int) -> int:
+    s = 300_000 + 1000 * seed + shard
+    assert s not in HELD_OUT_BENCH_SEEDS
+    return s
+
+
+def other_back(rng: np.random.Generator, style, width: int = 240) -> np.ndarray:  # type: ignore[no-untyped-def]
+    """A back of another design than the bordered lattice: plain, dots, stripes or checks, with or
+    without a paper border."""
+    import cv2
+
+    from vision.render import CARD_ASPECT
+
+    h = int(round(width * CARD_ASPECT))
+    col = tuple(int(v) for v in style.back_colour)
+    light = tuple(int(min(255, c + rng.uniform(40, 110))) for c in col)
+    img = np.full((h, width, 3), col, np.uint8)
+    kind = rng.choice(["plain", "dots", "stripes", "checks", "lattice"])
+    step = int(rng.integers(8, 30))
+    if kind == "dots":
+        for y in range(step // 2, h, step):
+            for x in range(step // 2 + (y // step % 2) * step // 2, width, step):
+                cv2.circle(img, (x, y), max(1, step // 4), light, -1, cv2.LINE_AA)
+    elif kind == "stripes":
+        for k in range(-h, width + h, step):
+            cv2.line(img, (k, 0), (k + h, h), light, max(1, step // 3), cv2.LINE_AA)
+    elif kind == "checks":
+        for y in range(0, h, step):
+            for x in range((y // step % 2) * step, width, 2 * step):
+                cv2.rectangle(img, (x, y), (x + step - 1, y + step - 1), light, -1)
+    elif kind == "lattice":
+        for k in range(-h, width + h, step):
+            cv2.line(img, (k, 0), (k + h, h), light, 2, cv2.LINE_AA)
+            cv2.line(img, (k, 0), (k - h, h), light, 2, cv2.LINE_AA)
+    if rng.random() < 0.5:  # a central emblem
+        cv2.ellipse(img, (width // 2, h // 2), (width // 5, h // 7), 0, 0, 360, light, 3, cv2.LINE_AA)
+    if rng.random() < 0.5:
+        b = int(rng.uniform(0.03, 0.08) * width)
+        paper = tuple(int(v) for v in style.paper)
+        img[:b], img[-b:], img[:, :b], img[:, -b:] = paper, paper, paper, paper
+    return img
+
+
+def make_decks(rng: np.random.Generator, n: int) -> list:  # type: ignore[type-arg]
+    from scenes import Deck
+
+    decks = [Deck(rng) for _ in range(n)]
+    for d in decks:
+        if rng.random() < 0.35:
+            d.cache["BK"] = other_back(np.random.default_rng(d.seed), d.style)
+    return decks
+
+
+def jitter(rng: np.random.Generator, outline: np.ndarray) -> np.ndarray:
+    """A card's outline moved the way a finder errs: scaled and shifted by up to ~10 %, each corner
+    up to ~12 % of the width, sometimes traced from another corner (turned by 90 or 180 degrees)."""
+    c = outline.astype(np.float64)
+    w = float(np.linalg.norm(c[1] - c[0]))
+    centre = c.mean(axis=0)
+    r = rng.random()
+    if r < 0.2:  # nearly exact
+        q = c + rng.normal(0, 0.015 * w, (4, 2))
+    else:
+        sc = rng.uniform(0.82, 1.1)
+        th = np.radians(rng.normal(0, 3))
+        rot = np.array([[np.cos(th), -np.sin(th)], [np.sin(th), np.cos(th)]])
+        q = (c - centre) @ rot.T * sc + centre + np.clip(rng.normal(0, 0.05 * w, 2), -0.1 * w, 0.1 * w)
+        q += np.clip(rng.laplace(0, 0.04 * w, (4, 2)), -0.12 * w, 0.12 * w)
+    return np.roll(q, -int(rng.choice(4, p=[0.6, 0.15, 0.1, 0.15])), axis=0)
+
+
+def _quad_mask(shape: tuple[int, int], q: np.ndarray) -> np.ndarray:
+    import cv2
+
+    m = np.zeros(shape, np.uint8)
+    cv2.fillPoly(m, [np.round(q * 4).astype(np.int32)], 1, cv2.LINE_8, 2)
+    return m.astype(bool)
+
+
+def shares(labels: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, float]:
+    """How much of quad ``q`` each label covers (index = label; outside the frame counts as
+    table), and the quad's area in pixels."""
+    import cv2
+
+    area = max(1.0, abs(float(cv2.contourArea(q.astype(np.float32)))))
+    m = _quad_mask(labels.shape, q)
+    counts = np.bincount(labels[m], minlength=int(labels.max()) + 1).astype(np.float64)
+    counts[0] += max(0.0, area - m.sum())
+    return counts / area, area
+
+
+def scene_samples(rng: np.random.Generator, scene, backs_extra: int = 3):  # type: ignore[no-untyped-def]
+    """(quad, label, card width, kind) of one scene: kind 0 card, 1 table, 2 two cards, 3 slid off."""
+    import cv2
+
+    out = []
+    lab = scene.labels
+    h, w = lab.shape
+    cards = [c for c in scene.cards if np.linalg.norm(c.outline[1] - c.outline[0]) >= 16]
+    for c in cards:
+        cw = float(np.linalg.norm(c.outline[1] - c.outline[0]))
+        if c.visible < 0.5:
+            continue
+        reps = 1 + (backs_extra if c.code == "BK" else 0)
+        for _ in range(reps):
+            q = jitter(rng, c.outline)
+            sh, _ = shares(lab, q)
+            own = sh[c.ident] if c.ident < len(sh) else 0.0
+            if own >= 0.45:
+                out.append((q, BACK if c.code == "BK" else FACE, cw, 0))
+    # quads spanning two cards
+    pairs = [(a, b) for i, a in enumerate(cards) for b in cards[i + 1 :]]
+    rng.shuffle(pairs)
+    for a, b in pairs[:6]:
+        wa = np.linalg.norm(a.outline[1] - a.outline[0])
+        wb = np.linalg.norm(b.outline[1] - b.outline[0])
+        if np.linalg.norm(a.outline.mean(0) - b.outline.mean(0)) > 1.6 * max(wa, wb):
+            continue
+        box = cv2.boxPoints(cv2.minAreaRect(np.concatenate([a.outline, b.outline]).astype(np.float32)))
+        q = jitter(rng, box.astype(np.float64))
+        sh, area = shares(lab, q)
+        if sh[1:].max(initial=0.0) < 0.6 and sh[1:].sum() > 0.3:
+            out.append((q, NONE, float(np.sqrt(area / 1.4)), 2))
+    # quads slid mostly off their card
+    for c in cards[:4]:
+        cw = float(np.linalg.norm(c.outline[1] - c.outline[0]))
+        a = rng.uniform(0, 2 * np.pi)
+        q = c.outline + rng.uniform(0.5, 0.9) * cw * np.array([np.cos(a), np.sin(a)])
+        q = jitter(rng, q)
+        sh, _ = shares(lab, q)
+        if sh[1:].max(initial=0.0) < 0.4:
+            out.append((q, NONE, cw, 3))
+    # quads on bare table, occluders and whatever else is not a card
+    widths = [float(np.linalg.norm(c.outline[1] - c.outline[0])) for c in cards] or [0.2 * min(w, h)]
+    for _ in range(4):
+        for _try in range(8):
+            cw = float(rng.choice(widths)) * rng.uniform(0.7, 1.3)
+            cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+            th = rng.uniform(0, np.pi)
+            u, v = np.array([np.cos(th), np.sin(th)]), np.array([-np.sin(th), np.cos(th)])
+            asp = rng.uniform(1.2, 1.6)
+            q = np.array([(cx, cy)] * 4) + np.outer([-0.5, 0.5, 0.5, -0.5], u) * cw
+            q = q + np.outer([-0.5, -0.5, 0.5, 0.5], v) * cw * asp
+            q = q + rng.normal(0, 0.04 * cw, (4, 2))
+            sh, _ = shares(lab, q)
+            if sh[1:].sum() < 0.15:
+                out.append((q, NONE, cw, 1))
+                break
+    return out
+
+
+def generate(out: Path, shards: int, per_shard: int, seed: int, first: int = 0, families=None) -> None:  # type: ignore[no-untyped-def]
+    out.mkdir(parents=True, exist_ok=True)
+    for k in range(first, first + shards):
+        if not (out / f"shard_{k:03d}.npz").exists():
+            _shard(out, k, per_shard, _scene_seed(seed, k), families)
+
+
+def _shard(out: Path, k: int, per_shard: int, scene_seed: int, families=None) -> None:  # type: ignore[no-untyped-def]
+    """One shard: ``per_shard`` scenes (a quarter 320×240, half 640×480, a quarter 1280×960, some
+    portrait), the patch of every sample quad cut exactly as at run time (``card_side.sample``)."""
+    import cv2
+    from backgrounds import TRAIN_FAMILIES
+    from scenes import make_scene
+
+    cv2.setNumThreads(1)
+    fams = families or TRAIN_FAMILIES
+    rng = np.random.default_rng(scene_seed)
+    decks = make_decks(rng, 6)
+    patches, labels, meta = [], [], []
+    for _ in range(per_shard):
+        size, min_card = [((320, 240), 20), ((640, 480), 22), ((640, 480), 30), ((1280, 960), 40)][
+            int(rng.integers(4))
+        ]
+        if rng.random() < 0.3:
+            size = size[::-1]
+        scene = make_scene(rng, size, fams, decks, max_cards=12, min_card=min_card, backs=18)
+        for q, y, cw, kind in scene_samples(rng, scene):
+            patches.append(sample(scene.image, q))
+            labels.append(y)
+            meta.append((cw, kind))
+    tmp = out / f"shard_{k:03d}.tmp.npz"
+    np.savez(
+        tmp,
+        patches=np.array(patches, np.uint8).reshape(-1, H, W, 3),
+        labels=np.array(labels, np.int64),
+        meta=np.array(meta, np.float32).reshape(-1, 2),
+    )
+    os.replace(tmp, out / f"shard_{k:03d}.npz")
+    per_side = np.bincount(labels, minlength=3).tolist()
+    print(f"shard {k}: {len(labels)} patches, per side {per_side}", flush=True)
+
+
+def load(dirs: list[Path], shards: list[int] | None = None, exclude: list[int] | None = None):  # type: ignore[no-untyped-def]
+    xs, ys, ms = [], [], []
+    for p in sorted(f for d in dirs for f in d.glob("shard_*.npz") if ".tmp" not in f.name):
+        k = int(p.stem.split("_")[1])
+        if (shards is not None and k not in shards) or (exclude and k in exclude):
+            continue
+        z = np.load(p)
+        xs.append(z["patches"])
+        ys.append(z["labels"])
+        ms.append(z["meta"])
+    return np.concatenate(xs), np.concatenate(ys), np.concatenate(ms)
+
+
+def augment(rng: np.random.Generator, x: np.ndarray) -> np.ndarray:
+    """Colour, light, blur and noise a little further than the scenes do; turned by 180 degrees or
+    mirrored (a card reads the same turned round; the side does not change in a mirror)."""
+    import cv2
+
+    out = np.empty_like(x)
+    for i, p in enumerate(x):
+        if rng.random() < 0.5:
+            p = p[..., rng.permutation(3)]
+        if rng.random() < 0.5:
+            p = p[::-1, ::-1]
+        if rng.random() < 0.3:
+            p = p[:, ::-1]
+        p = p.astype(np.float32)
+        if rng.random() < 0.5:
+            p = p * rng.uniform(0.6, 1.3) + rng.uniform(-30, 30)
+        if rng.random() < 0.2:
+            p = cv2.GaussianBlur(p, (0, 0), rng.uniform(0.4, 1.0))
+        if rng.random() < 0.3:
+            p = p + rng.normal(0, rng.uniform(2, 10), p.shape)
+        out[i] = np.clip(p, 0, 255).astype(np.uint8)
+    return out
+
+
+def build_net():  # type: ignore[no-untyped-def]
+    import torch
+    from torch import nn
+
+    def cbr(cin: int, cout: int) -> nn.Sequential:
+        return nn.Sequential(nn.Conv2d(cin, cout, 3, 1, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU())
+
+    class Side(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.body = nn.Sequential(
+                cbr(3, 16), nn.MaxPool2d(2),  # 22 × 16
+                cbr(16, 24), nn.MaxPool2d(2),  # 11 × 8
+                cbr(24, 32), nn.MaxPool2d(2),  # 5 × 4
+                cbr(32, 48),
+            )
+            self.fc = nn.Sequential(nn.Linear(48 * (H // 8) * (W // 8), 32), nn.ReLU(), nn.Linear(32, 3))
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return self.fc(torch.flatten(self.body(x), 1))
+
+    return Side()
+
+
+def predict(net, x: np.ndarray) -> np.ndarray:  # type: ignore[no-untyped-def]
+    import torch
+
+    net.eval()
+    out = []
+    with torch.no_grad():
+        for i in range(0, len(x), 512):
+            out.append(torch.softmax(net(torch.from_numpy(prepare(x[i : i + 512]))), 1).numpy())
+    net.train()
+    return np.concatenate(out)
+
+
+def report(p: np.ndarray, y: np.ndarray, meta: np.ndarray) -> dict[str, object]:
+    """Accuracy, the confusion matrix (rows: truth, columns: said) and back recall / precision at
+    a few thresholds, by card width."""
+    said = p.argmax(1)
+    conf = np.zeros((3, 3), int)
+    np.add.at(conf, (y, said), 1)
+    res: dict[str, object] = {"n": int(len(y)), "accuracy": round(float((said == y).mean()), 4)}
+    res["confusion"] = {SIDES[t]: conf[t].tolist() for t in range(3)}
+    for th in (0.3, 0.5, 0.7, 0.9):
+        pred = p[:, BACK] > th
+        tp = int((pred & (y == BACK)).sum())
+        res[f"back>{th}"] = {
+            "recall": round(tp / max(1, int((y == BACK).sum())), 4),
+            "precision": round(tp / max(1, int(pred.sum())), 4),
+            "face_called_back": int((pred & (y == FACE)).sum()),
+            "none_called_back": int((pred & (y == NONE)).sum()),
+        }
+    for lo, hi in ((0, 50), (50, 120), (120, 1e9)):
+        sel = (meta[:, 0] >= lo) & (meta[:, 0] < hi)
+        if sel.any():
+            res[f"accuracy_{lo}-{int(min(hi, 9999))}px"] = round(float((said[sel] == y[sel]).mean()), 4)
+    return res
+
+
+def train(dirs: list[Path], weights: Path, steps: int, seed: int, minutes: float, bs: int, lr: float,
+          val_shards: list[int]) -> None:
+    import torch
+    from torch_tools import out_of_time
+
+    torch.set_num_threads(1)
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    x, y, _ = load(dirs, exclude=val_shards)
+    vx, vy, vm = load(dirs, shards=val_shards)
+    per_side = np.bincount(y, minlength=3).tolist()
+    print(f"{len(y)} training patches {per_side}, {len(vy)} validation", flush=True)
+    net = build_net()
+    print(f"{sum(p.numel() for p in net.parameters())} weights", flush=True)
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.05)
+    counts = np.bincount(y, minlength=3).astype(np.float64)
+    pick = (1.0 / counts[y]) ** 0.5  # rarer sides drawn more often (backs are a fifth of the cards)
+    pick /= pick.sum()
+    loss_fn = torch.nn.CrossEntropyLoss()
+    t0 = time.time()
+    for step in range(steps):
+        idx = rng.choice(len(y), bs, p=pick)
+        xb = torch.from_numpy(prepare(augment(rng, x[idx])))
+        loss = loss_fn(net(xb), torch.from_numpy(y[idx]))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 200 == 0:
+            print(json.dumps({"step": step, "loss": round(loss.item(), 4), "s": round(time.time() - t0)}),
+                  flush=True)
+        last = step == steps - 1 or out_of_time(t0, minutes, step, steps, say=True)
+        if step % 1000 == 999 or last:
+            torch.save(net.state_dict(), weights)
+            print("val:", json.dumps(report(predict(net, vx), vy, vm)), flush=True)
+        if last:
+            break
+
+
+def measure(dirs: list[Path], weights: Path, val_shards: list[int], seed: int, scenes: int) -> None:
+    """The trained network on the validation shards and on scenes of the held-out families."""
+    import torch
+    from backgrounds import HELD_OUT_FAMILIES
+
+    torch.set_num_threads(1)
+    net = build_net()
+    net.load_state_dict(torch.load(weights))
+    vx, vy, vm = load(dirs, shards=val_shards)
+    print("validation (training families, own seeds):", json.dumps(report(predict(net, vx), vy, vm)),
+          flush=True)
+    ho = Path("/tmp/card_side_heldout")
+    if not (ho / "shard_000.npz").exists():
+        ho.mkdir(parents=True, exist_ok=True)
+        _shard(ho, 0, scenes, 900_000 + seed, HELD_OUT_FAMILIES)
+    hx, hy, hm = load([ho])
+    print("held-out families (stone_light, felt_purple):", json.dumps(report(predict(net, hx), hy, hm)),
+          flush=True)
+
+
+def export(weights: Path, out: Path) -> None:
+    import torch
+    from torch_tools import export_onnx
+
+    net = build_net()
+    net.load_state_dict(torch.load(weights))
+    export_onnx(net, (1, 3, H, W), str(out), "patch", batch_axis=True, opset=11)
+    print(f"exported {out} ({out.stat().st_size} bytes)", flush=True)
+
+
+def main() -> None:
+    ap = sharded_cli(__doc__, "/tmp/card_side_data", 50)
+    ap.set_defaults(shards=24, steps=5000)
+    ap.add_argument("--val-shards", type=int, nargs="+", default=[0, 12], help="kept for validation")
+    ap.add_argument("--minutes", type=float, default=14.0)
+    ap.add_argument("--batch", type=int, default=96)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--measure-scenes", type=int, default=80, help="held-out-family scenes for `measure`")
+    ap.add_argument("--weights", type=Path, default=Path("/tmp/card_side.pt"))
+    ap.add_argument("--out", type=Path, default=Path("vision/models/card_side.onnx"))
+    ap.add_argument("--measure", action="store_true", help="after training, also run `measure`")
+    a = ap.parse_args()
+    if a.what in ("generate", "all"):
+        generate(a.data[0], a.shards, a.per_shard, a.seed, a.first)
+    if a.what in ("train", "all"):
+        train(a.data, a.weights, a.steps, a.seed, a.minutes, a.batch, a.lr, a.val_shards)
+    if a.what in ("export", "all"):
+        export(a.weights, a.out)
+    if a.measure:
+        measure(a.data, a.weights, a.val_shards, a.seed, a.measure_scenes)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,159 @@
+"""Which side of a card a quad shows: its back, its face, or no card at all, by a small CNN.
+
+The recogniser asks this of a card quad whose index it could not read: a face-down card has no
+index, and neither has a patch of table, a hand or a region spanning two cards. The finders' quads
+are often a little off (inset into a back's pattern, shifted onto the table, cut by the frame edge
+or partly covered), so a test that needs the exact outline and a white border misses most backs.
+:func:`card_side` warps the quad, with a margin round it, to a small canonical patch (portrait: the
+shorter side first) and the network (``vision/models/card_side.onnx``, trained only on the
+project's synthetic scenes, see ``CARD_SIDE.md``) gives the probability of each of ``SIDES``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.errors import VisionError
+from vision.onnx_nets import OnnxNet, load_checked
+
+W, H = 32, 44  # patch size, pixels: a card's shape (width × 1.4) with its margin
+MARGIN = 0.08  # of the card's width, round the quad on every side: the context just outside it
+SIDES = ("back", "face", "none")
+BACK_THRESHOLD = 0.5  # chosen on the training-family benchmark (CARD_SIDE.md), never on photos
+
+
+class CardSideError(VisionError, ValueError):
+    """``card_side`` was given something that is not a BGR image or not a 4-corner quad."""
+
+
+@dataclass(frozen=True)
+class CardSide:
+    """What a quad shows: the probability of a back, a face, and of no single card."""
+
+    back: float
+    face: float
+    none: float
+
+    @property
+    def side(self) -> str:
+        """The most likely of ``SIDES``."""
+        return SIDES[int(np.argmax([self.back, self.face, self.none]))]
+
+
+def canonical(corners: np.ndarray) -> np.ndarray:
+    """The quad's corners starting at a shorter side (a quad traced from a long side is turned)."""
+    c = np.asarray(corners, np.float64).reshape(4, 2)
+    short = np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[3] - c[2])
+    long = np.linalg.norm(c[2] - c[1]) + np.linalg.norm(c[0] - c[3])
+    return np.roll(c, -1, axis=0) if short > long else c
+
+
+def sample(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """The H × W × 3 patch of the quad ``corners`` (canonical order) and ``MARGIN`` round it. A big
+    card is first shrunk by area averaging (a region round it only), so the patch does not alias;
+    outside the image the edge is replicated."""
+    c = canonical(corners)
+    mx = MARGIN * W / (1 + 2 * MARGIN)  # patch pixels of margin
+    my = MARGIN * W / (1 + 2 * MARGIN)
+    dst = np.array([[mx, my], [W - mx, my], [W - mx, H - my], [mx, H - my]], np.float32)
+    side = max(float(np.linalg.norm(c[1] - c[0])), float(np.linalg.norm(c[3] - c[2])), 1.0)
+    step = side / (W - 2 * mx)  # image pixels per patch pixel
+    ih, iw = image.shape[:2]
+    pad = 0.25 * side + 2
+    x0 = int(np.clip(np.floor(c[:, 0].min() - pad), 0, iw - 1))
+    y0 = int(np.clip(np.floor(c[:, 1].min() - pad), 0, ih - 1))
+    x1 = int(np.clip(np.ceil(c[:, 0].max() + pad), x0 + 1, iw))
+    y1 = int(np.clip(np.ceil(c[:, 1].max() + pad), y0 + 1, ih))
+    crop = image[y0:y1, x0:x1]
+    src = c - (x0, y0)
+    if step > 1.5:
+        f = 1.5 / step
+        cw, ch = max(1, round(crop.shape[1] * f)), max(1, round(crop.shape[0] * f))
+        fx, fy = cw / crop.shape[1], ch / crop.shape[0]
+        crop = cv2.resize(crop, (cw, ch), interpolation=cv2.INTER_AREA)
+        src = (src + 0.5) * (fx, fy) - 0.5
+    m = cv2.getPerspectiveTransform(dst, src.astype(np.float32))
+    return cv2.warpPerspective(
+        crop, m, (W, H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE
+    )
+
+
+def prepare(patches: np.ndarray) -> np.ndarray:
+    """K × H × W × 3 uint8 patches → the network's input: NCHW float32, each patch standardised."""
+    x = patches.astype(np.float32)
+    mean = x.mean(axis=(1, 2, 3), keepdims=True)
+    std = x.std(axis=(1, 2, 3), keepdims=True)
+    return np.ascontiguousarray(((x - mean) / (std + 4.0)).transpose(0, 3, 1, 2))
+
+
+def _softmax(z: np.ndarray) -> np.ndarray:
+    e = np.exp(z - z.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+@dataclass(frozen=True, eq=False)
+class CardSideNet(OnnxNet):
+    """The card-side network: K prepared patches → K × 3 logits (``SIDES``), one forward pass."""
+
+    @classmethod
+    def load(cls, path: str | Path | None = None) -> CardSideNet:
+        return load_checked(cls, path, "card_side.onnx", "card-side network", cls.logits, (1, 3, H, W), 3)
+
+    def logits(self, x: np.ndarray) -> np.ndarray:
+        net = self._net()
+        net.setInput(np.ascontiguousarray(x, np.float32))
+        return np.asarray(net.forward(), np.float64).reshape(len(x), -1)
+
+    def sides(self, image: np.ndarray, quads: list[object]) -> list[CardSide]:
+        """What each quad (a ``CardQuad`` or 4 × 2 corners, image pixels) of the BGR ``image`` shows."""
+        _check_image(image)
+        corners = [_check_quad(q) for q in quads]
+        if not corners:
+            return []
+        p = _softmax(self.logits(prepare(np.stack([sample(image, c) for c in corners]))))
+        return [CardSide(float(b), float(f), float(n)) for b, f, n in p]
+
+
+def _check_image(image: np.ndarray) -> None:
+    if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
+        got = f"{image.dtype} array of shape {image.shape}" if isinstance(image, np.ndarray) else type(image)
+        raise CardSideError(f"card_side expects a BGR image (H×W×3 uint8 array), got {got}")
+    if min(image.shape[:2]) < 2:
+        raise CardSideError(
+            f"card_side expects an image at least 2×2 pixels, got {image.shape[1]}×{image.shape[0]}"
+        )
+
+
+def _check_quad(quad: object) -> np.ndarray:
+    corners = getattr(quad, "corners", quad)
+    try:
+        c = np.asarray(corners, np.float64)
+    except (TypeError, ValueError) as exc:
+        what = type(quad).__name__
+        raise CardSideError(f"card_side expects a quad of 4 (x, y) corners, got {what}") from exc
+    if c.shape != (4, 2) or not np.isfinite(c).all():
+        raise CardSideError(f"card_side expects a quad of 4 finite (x, y) corners, got shape {c.shape}")
+    if abs(cv2.contourArea(c.astype(np.float32))) < 4.0:
+        raise CardSideError("card_side expects a quad of some area, got a degenerate one")
+    return c
+
+
+@lru_cache(maxsize=1)
+def default_card_side() -> CardSideNet:
+    """The shipped card-side network, loaded once per process."""
+    return CardSideNet.load()
+
+
+def card_side(image: np.ndarray, quad: object) -> CardSide:
+    """What the card quad ``quad`` (a ``CardQuad`` or 4 × 2 corners) of the BGR ``image`` shows."""
+    return default_card_side().sides(image, [quad])[0]
+
+
+def back_probability(image: np.ndarray, quad: object) -> float:
+    """The probability that ``quad`` of ``image`` is a face-down card."""
+    return card_side(image, quad).back
