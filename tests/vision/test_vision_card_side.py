@@ -29,8 +29,8 @@ from scenes import Deck, make_scene  # noqa: E402
 CARD_W = 120.0
 
 
-def _table_with(codes: list[str], style: CardStyle) -> tuple[np.ndarray, list[np.ndarray]]:
-    """``codes`` side by side on a green cloth, each turned a little: (image, true outlines)."""
+def _table_with(codes: list[str], style: CardStyle, x0: float = 120.0) -> tuple[np.ndarray, list[np.ndarray]]:
+    """``codes`` side by side on a green cloth from ``x0``, each turned a little: (image, outlines)."""
     rng = np.random.default_rng(3)
     image = np.clip(rng.normal((40, 110, 40), 8, (600, 200 + 200 * len(codes), 3)), 0, 255).astype(np.uint8)
     outlines = []
@@ -39,7 +39,7 @@ def _table_with(codes: list[str], style: CardStyle) -> tuple[np.ndarray, list[np
         a = np.radians(12.0 - 20.0 * i)
         s = np.array([np.cos(a), np.sin(a)]) * CARD_W
         long = np.array([-np.sin(a), np.cos(a)]) * CARD_W
-        corner = np.array([120.0 + 200 * i, 90.0])
+        corner = np.array([x0 + 200 * i, 90.0])
         m = np.column_stack([s / 240, long / 240, corner])
         face = cv2.warpAffine(card.image, m, image.shape[1::-1], flags=cv2.INTER_AREA)
         alpha = cv2.warpAffine(card.mask.astype(np.float32), m, image.shape[1::-1])[..., None]
@@ -105,6 +105,15 @@ def test_a_face_is_not_a_back_through_an_imprecise_quad(back_and_faces, how: str
     assert not looks_like_back(image, CardQuad(quad.astype(np.float32)))
 
 
+@pytest.mark.parametrize("colour", [(120, 40, 130), (200, 190, 60), (30, 30, 30)])
+def test_a_back_cut_by_the_frame_edge_is_a_back(colour: tuple[int, int, int]) -> None:
+    # a card at the edge of the view: a third of it is outside the frame, its quad runs off it
+    image, outlines = _table_with(["BK", "9D"], CardStyle(back_colour=colour), x0=-50.0)
+    assert outlines[0][:, 0].min() < -40
+    assert looks_like_back(image, CardQuad(outlines[0].astype(np.float32)))
+    assert not looks_like_back(image, CardQuad(outlines[1].astype(np.float32)))
+
+
 def test_bare_cloth_is_no_card(back_and_faces) -> None:  # type: ignore[no-untyped-def]
     image, outlines = back_and_faces
     below = outlines[0] + np.array([0.0, 240.0])  # under the back, on the cloth only
@@ -118,7 +127,7 @@ def test_backs_of_held_out_tables_are_told_from_faces() -> None:
     rng = np.random.default_rng(20_261_124)
     decks = [Deck(rng) for _ in range(3)]
     said: dict[bool, list[bool]] = {True: [], False: []}
-    for _ in range(6):
+    for _ in range(10):
         scene = make_scene(rng, (640, 480), HELD_OUT_FAMILIES, decks, max_cards=8, min_card=60, backs=20)
         for c in scene.cards:
             if c.visible > 0.9 and np.linalg.norm(c.outline[1] - c.outline[0]) >= 50:

@@ -11,8 +11,11 @@ seeds ``300_000 + 1000 * seed + shard``; ``measure`` draws scenes of the held-ou
 
 Labels: a quad round a card that is at least half visible, mostly on that card, is ``back`` (code
 ``BK``) or ``face`` (any other code); a quad on bare table or occluders, one spanning two cards and
-one slid mostly off its card are ``none``. A third of the decks get another back design (plain,
-borderless, dotted, striped, checked) than ``render.render_back``'s bordered lattice.
+one slid mostly off its card are ``none``. Nearly half the decks get another back design than
+``render.render_back``'s bordered lattice on a filled colour: dense line art in one ink on the paper
+(``ornate_back``), dots, stripes, checks or a finer lattice, with or without a border. In training,
+half the patches of bare table get a thin box drawn round the quad (``printed_box``): a felt's
+printed layout has card-sized boxes, a plain patch in a frame that is no card.
 """
 
 from __future__ import annotations
@@ -42,8 +45,9 @@ def _scene_seed(seed: int, shard: int) -> int:
 
 
 def other_back(rng: np.random.Generator, style, width: int = 240) -> np.ndarray:  # type: ignore[no-untyped-def]
-    """A back of another design than the bordered lattice: plain, dots, stripes or checks, with or
-    without a paper border."""
+    """A back of another design than the bordered lattice: dots, stripes, checks or a finer lattice,
+    with or without a paper border. (No plain backs: a plain patch in a thin frame is what a felt's
+    printed card box looks like.)"""
     import cv2
 
     from vision.render import CARD_ASPECT
@@ -52,8 +56,10 @@ def other_back(rng: np.random.Generator, style, width: int = 240) -> np.ndarray:
     col = tuple(int(v) for v in style.back_colour)
     light = tuple(int(min(255, c + rng.uniform(40, 110))) for c in col)
     img = np.full((h, width, 3), col, np.uint8)
-    kind = rng.choice(["plain", "dots", "stripes", "checks", "lattice"])
+    kind = rng.choice(["ornate", "ornate", "dots", "stripes", "checks", "lattice"])
     step = int(rng.integers(8, 30))
+    if kind == "ornate":
+        return ornate_back(rng, style, width)
     if kind == "dots":
         for y in range(step // 2, h, step):
             for x in range(step // 2 + (y // step % 2) * step // 2, width, step):
@@ -78,12 +84,43 @@ def other_back(rng: np.random.Generator, style, width: int = 240) -> np.ndarray:
     return img
 
 
+def ornate_back(rng: np.random.Generator, style, width: int = 240) -> np.ndarray:  # type: ignore[no-untyped-def]
+    """A back printed as dense line art in one ink on the paper (scrolls, arcs and a medallion),
+    the same turned round, inside a paper border: dark ink on white, unlike the filled backs."""
+    import cv2
+
+    from vision.render import CARD_ASPECT
+
+    h = int(round(width * CARD_ASPECT))
+    paper = np.array(style.paper, np.float32)
+    ink = np.array(style.back_colour, np.float32) * rng.uniform(0.2, 1.0)
+    art = np.zeros((h, width), np.uint8)
+    for _ in range(int(rng.integers(40, 140))):
+        c = (int(rng.uniform(0, width)), int(rng.uniform(0, h / 2 + 10)))
+        ax = (int(rng.uniform(3, width / 4)), int(rng.uniform(3, width / 4)))
+        a0 = rng.uniform(0, 360)
+        cv2.ellipse(art, c, ax, rng.uniform(0, 180), a0, a0 + rng.uniform(90, 330), 255,
+                    int(rng.integers(1, 4)), cv2.LINE_AA)
+    if rng.random() < 0.5:
+        art = np.maximum(art, art[:, ::-1])
+    art = np.maximum(art, art[::-1, ::-1])
+    cx, cy = width // 2, h // 2
+    for r in range(int(width * 0.08), int(width * rng.uniform(0.15, 0.3)), int(rng.integers(4, 9))):
+        cv2.ellipse(art, (cx, cy), (r, int(r * rng.uniform(0.8, 1.3))), 0, 0, 360, 255, 2, cv2.LINE_AA)
+    a = art.astype(np.float32)[..., None] / 255
+    img = paper * (1 - a) + ink * a
+    b = int(rng.uniform(0.03, 0.08) * width)
+    cv2.rectangle(img, (b, b), (width - b, h - b), ink.tolist(), int(rng.integers(1, 4)))
+    img[:b], img[-b:], img[:, :b], img[:, -b:] = paper, paper, paper, paper
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
 def make_decks(rng: np.random.Generator, n: int) -> list:  # type: ignore[type-arg]
     from scenes import Deck
 
     decks = [Deck(rng) for _ in range(n)]
     for d in decks:
-        if rng.random() < 0.35:
+        if rng.random() < 0.45:
             d.cache["BK"] = other_back(np.random.default_rng(d.seed), d.style)
     return decks
 
@@ -241,13 +278,36 @@ def load(dirs: list[Path], shards: list[int] | None = None, exclude: list[int] |
     return np.concatenate(xs), np.concatenate(ys), np.concatenate(ms)
 
 
-def augment(rng: np.random.Generator, x: np.ndarray) -> np.ndarray:
+def printed_box(rng: np.random.Generator, p: np.ndarray) -> np.ndarray:
+    """Patch ``p`` with a thin box drawn near the quad's outline in a printing ink (white, gold or
+    dark): a felt layout's card box, which is table, not a card."""
+    import cv2
+
+    from vision.card_side import MARGIN
+
+    m = MARGIN * W / (1 + 2 * MARGIN)
+    d = rng.uniform(-2, 4, 4)
+    q = 16  # fixed-point subpixel bits for cv2.rectangle (shift = 4)
+    p0 = (int((m + d[0]) * q), int((m + d[1]) * q))
+    p1 = (int((W - m - d[2]) * q), int((H - m - d[3]) * q))
+    r = rng.random()
+    ink = (230, 230, 230) if r < 0.4 else (40, 190, 230) if r < 0.7 else (30, 30, 30)
+    ink = tuple(float(np.clip(c + rng.normal(0, 20), 0, 255)) for c in ink)
+    layer = np.zeros(p.shape[:2], np.float32)
+    cv2.rectangle(layer, p0, p1, 1.0, 1 if rng.random() < 0.8 else 2, cv2.LINE_AA, 4)
+    a = rng.uniform(0.4, 0.9) * layer[..., None]
+    return np.clip(p * (1 - a) + np.array(ink, np.float32) * a, 0, 255).astype(np.uint8)
+
+
+def augment(rng: np.random.Generator, x: np.ndarray, kinds: np.ndarray | None = None) -> np.ndarray:
     """Colour, light, blur and noise a little further than the scenes do; turned by 180 degrees or
     mirrored (a card reads the same turned round; the side does not change in a mirror)."""
     import cv2
 
     out = np.empty_like(x)
     for i, p in enumerate(x):
+        if kinds is not None and kinds[i] == 1 and rng.random() < 0.5:
+            p = printed_box(rng, p)
         if rng.random() < 0.5:
             p = p[..., rng.permutation(3)]
         if rng.random() < 0.5:
@@ -333,7 +393,7 @@ def train(dirs: list[Path], weights: Path, steps: int, seed: int, minutes: float
     torch.set_num_threads(1)
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    x, y, _ = load(dirs, exclude=val_shards)
+    x, y, meta = load(dirs, exclude=val_shards)
     vx, vy, vm = load(dirs, shards=val_shards)
     per_side = np.bincount(y, minlength=3).tolist()
     print(f"{len(y)} training patches {per_side}, {len(vy)} validation", flush=True)
@@ -348,7 +408,7 @@ def train(dirs: list[Path], weights: Path, steps: int, seed: int, minutes: float
     t0 = time.time()
     for step in range(steps):
         idx = rng.choice(len(y), bs, p=pick)
-        xb = torch.from_numpy(prepare(augment(rng, x[idx])))
+        xb = torch.from_numpy(prepare(augment(rng, x[idx], meta[idx, 1])))
         loss = loss_fn(net(xb), torch.from_numpy(y[idx]))
         opt.zero_grad()
         loss.backward()
