@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration
-from vision.card_side import BACK_THRESHOLD, CardSideError, back_probability
+from vision.card_side import BACK_THRESHOLD, CardSideError, back_probability, card_side
 from vision.corner_refiner import refine_step
 from vision.detect import CardQuad, CornerFrame, Detection, detect_cards, min_channel
 from vision.finder import FinderMaps, default_finder, find_cards
@@ -442,13 +442,30 @@ def looks_like_back(image: np.ndarray, quad: CardQuad) -> bool:
 
 
 def _no_joker_on_a_back(image: np.ndarray, sightings: list[Sighting]) -> list[Sighting]:
-    """Jokers without those whose card the card-side network takes for a back: a back's lattice
-    seen at a corner can look like a column of letters ("JOKER" spelt down the index)."""
-    return [
-        s
-        for s in sightings
-        if s.card != JOKER or not looks_like_back(image, CardQuad(np.array(s.outline, np.float32)))
-    ]
+    """Jokers without those read on a back: a back's lattice seen at a corner can look like a column
+    of letters ("JOKER" spelt down the index). Such a reading is dropped when the card-side network
+    takes its card for a back, or when its middle and index lie inside a back that was seen and its
+    own outline (often only a guess from the index) does not show a face."""
+    backs = [np.array(s.outline, np.float32).reshape(-1, 1, 2) for s in sightings if s.card == BACK]
+
+    def inside_a_back(s: Sighting) -> bool:
+        pts = [np.mean(np.array(s.outline), axis=0)]
+        if s.index_corner:
+            pts.append(np.mean(np.array(s.index_corner), axis=0))
+        return any(
+            all(cv2.pointPolygonTest(b, (float(p[0]), float(p[1])), False) >= 0 for p in pts) for b in backs
+        )
+
+    def on_a_back(s: Sighting) -> bool:
+        quad = CardQuad(np.array(s.outline, np.float32))
+        if looks_like_back(image, quad):
+            return True
+        try:
+            return inside_a_back(s) and card_side(image, quad).face < 0.5
+        except CardSideError:
+            return False
+
+    return [s for s in sightings if s.card != JOKER or not on_a_back(s)]
 
 
 def _no_back_on_a_face(sightings: list[Sighting]) -> list[Sighting]:
