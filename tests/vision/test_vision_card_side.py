@@ -24,7 +24,8 @@ TOOLS = Path(__file__).resolve().parents[2] / "tools" / "vision"
 sys.path.insert(0, str(TOOLS))
 
 from backgrounds import HELD_OUT_FAMILIES  # noqa: E402
-from scenes import Deck, make_scene  # noqa: E402
+from scenes import Deck  # noqa: E402
+from train_card_side import scene_with_backs  # noqa: E402
 
 CARD_W = 120.0
 
@@ -128,7 +129,7 @@ def test_backs_of_held_out_tables_are_told_from_faces() -> None:
     decks = [Deck(rng) for _ in range(3)]
     said: dict[bool, list[bool]] = {True: [], False: []}
     for _ in range(10):
-        scene = make_scene(rng, (640, 480), HELD_OUT_FAMILIES, decks, max_cards=8, min_card=60, backs=20)
+        scene = scene_with_backs(rng, (640, 480), HELD_OUT_FAMILIES, decks, min_card=60, backs=20)
         for c in scene.cards:
             if c.visible > 0.9 and np.linalg.norm(c.outline[1] - c.outline[0]) >= 50:
                 for how in ("inset", "slid", "turned"):

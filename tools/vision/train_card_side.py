@@ -125,6 +125,21 @@ def make_decks(rng: np.random.Generator, n: int) -> list:  # type: ignore[type-a
     return decks
 
 
+def scene_with_backs(rng: np.random.Generator, size: tuple[int, int], families, decks, min_card: float,  # type: ignore[no-untyped-def]
+                     backs: int = 18):
+    """``scenes.make_scene`` with the back drawn ``backs`` times in its card pool instead of 6, so
+    backs are not rare (the pool is ``FACES`` + 6 backs + 2 jokers: the extra backs go at the end of
+    ``FACES`` for the one call)."""
+    import scenes
+
+    faces = scenes.FACES
+    scenes.FACES = faces + ["BK"] * (backs - 6)
+    try:
+        return scenes.make_scene(rng, size, families, decks, max_cards=12, min_card=min_card)
+    finally:
+        scenes.FACES = faces
+
+
 def jitter(rng: np.random.Generator, outline: np.ndarray) -> np.ndarray:
     """A card's outline moved the way a finder errs: scaled and shifted by up to ~10 %, each corner
     up to ~12 % of the width, sometimes traced from another corner (turned by 90 or 180 degrees)."""
@@ -235,7 +250,6 @@ def _shard(out: Path, k: int, per_shard: int, scene_seed: int, families=None) ->
     portrait), the patch of every sample quad cut exactly as at run time (``card_side.sample``)."""
     import cv2
     from backgrounds import TRAIN_FAMILIES
-    from scenes import make_scene
 
     cv2.setNumThreads(1)
     fams = families or TRAIN_FAMILIES
@@ -248,7 +262,7 @@ def _shard(out: Path, k: int, per_shard: int, scene_seed: int, families=None) ->
         ]
         if rng.random() < 0.3:
             size = size[::-1]
-        scene = make_scene(rng, size, fams, decks, max_cards=12, min_card=min_card, backs=18)
+        scene = scene_with_backs(rng, size, fams, decks, min_card)
         for q, y, cw, kind in scene_samples(rng, scene):
             patches.append(sample(scene.image, q))
             labels.append(y)
