@@ -26,7 +26,7 @@ from vision.detect import CornerFrame
 from vision.finder import FinderMaps, IndexFrame, default_finder, index_frames
 from vision.index import Reading, corner_box, is_joker_corner
 from vision.render import CARD_ASPECT
-from vision.sighting import JOKER, Sighting
+from vision.sighting import BACK, JOKER, Sighting
 
 if TYPE_CHECKING:
     from vision.recognizer import Recognizer
@@ -157,11 +157,13 @@ def read_index_frames(
 
 class _Sure:
     """Cards read surely: a frame at one of their corners, or whose index lies on one of them (a
-    visible index on a card read whole is that card's), is that card again."""
+    visible index on a card read whole is that card's), is that card again. A frame at a corner of
+    a back read whole is its lattice (a card lying on a back can still show its index there)."""
 
     def __init__(self, known: list[Sighting]) -> None:
         sure = [np.array(o.outline) for o in known if o.confidence >= 0.9]
-        self.pts = np.concatenate(sure) if sure else np.zeros((0, 2))  # their corners
+        backs = [np.array(o.outline) for o in known if o.card == BACK and o.confidence < 0.9]
+        self.pts = np.concatenate(sure + backs) if sure or backs else np.zeros((0, 2))  # their corners
         self.polys = [q.astype(np.float32).reshape(-1, 1, 2) for q in sure]
         # each outline's bounding box: a point outside it is outside the outline
         self.lo = np.array([q.min(axis=0)[0] for q in self.polys]).reshape(-1, 2)

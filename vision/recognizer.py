@@ -178,6 +178,9 @@ class Recognizer:
                 if r.confidence >= 0.9:  # one sure corner is enough
                     break
         good = [r for r in readings if r.confidence >= self.min_confidence]
+        if not good and self._is_back(image, quad, index, readings):
+            # before the other corners are tried: a back's corners hold no index, only lattice
+            return Sighting(BACK, 0.8, _outline(quad), None, evidence=("no index; pattern to every edge",))
         if not good:
             side = [
                 r
@@ -199,7 +202,7 @@ class Recognizer:
                 and max(r.confidence for r in sure) >= self.min_corner_confidence
             ):
                 good, quad, readings = sure, turned, upright
-        outline = tuple((float(x), float(y)) for x, y in quad.corners)
+        outline = _outline(quad)
         if good:
             best = max(good, key=lambda r: r.confidence)
             agree = [r for r in good if r.card == best.card]
@@ -215,13 +218,18 @@ class Recognizer:
             )
         if any(r.reject < 0.5 and r.confidence > 0.2 for r in readings):
             return None  # an index is there, only not sure enough: neither a back nor a joker
-        # a back's lattice seen at a corner can look like a column of letters, but a joker's face is
-        # not patterned to every edge: the back test comes first
-        if looks_like_back(image, quad) and not self._rank_glyph_seen(index):
-            return Sighting(BACK, 0.8, outline, None, evidence=("no index; pattern to every edge",))
         if index.joker(0) or index.joker(2):
             return Sighting(JOKER, 0.85, outline, None, evidence=("JOKER spelt down the index",))
         return None
+
+    def _is_back(
+        self, image: np.ndarray, quad: CardQuad, index: _IndexCorners, readings: list[Reading]
+    ) -> bool:
+        """No index at the index corners, patterned to every edge and no rank glyph: a back. (Asked
+        before a joker: a back's lattice at a corner can look like a column of letters.)"""
+        if any(r.reject < 0.5 and r.confidence > 0.2 for r in readings):
+            return False  # an index is there, only not sure enough
+        return looks_like_back(image, quad) and not self._rank_glyph_seen(index)
 
     def _rank_glyph_seen(self, index: _IndexCorners) -> bool:
         """Whether either index corner holds a glyph the rank network takes for a rank (not a back)."""
@@ -466,6 +474,10 @@ def _no_joker_on_a_back(image: np.ndarray, sightings: list[Sighting]) -> list[Si
             return False
 
     return [s for s in sightings if s.card != JOKER or not on_a_back(s)]
+
+
+def _outline(quad: CardQuad) -> tuple[tuple[float, float], ...]:
+    return tuple((float(x), float(y)) for x, y in quad.corners)
 
 
 def _no_back_on_a_face(sightings: list[Sighting]) -> list[Sighting]:

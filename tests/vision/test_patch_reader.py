@@ -22,6 +22,7 @@ from vision.detect import CardQuad
 from vision.errors import ModelError, VisionError
 from vision.index import cut_patch, segment_index
 from vision.patch_reader import (
+    MAX_WIDTH,
     RANK_CLASSES,
     SUIT_CLASSES,
     UNSURE_BELOW,
@@ -222,7 +223,7 @@ def test_the_recogniser_asks_the_patch_reader_only_where_the_glyph_reading_is_mi
     assert second_opinion(patch, m, False, ("6D", UNSURE_BELOW + 0.01)) is None
     # bare paper is not worth a forward pass; a wide card in a table frame is the glyph readers' alone
     assert second_opinion(np.full_like(patch, 235), m, False, None) is None
-    big, big_corners = photograph(card.image, card.mask, 300, 10, seed=4)
+    big, big_corners = photograph(card.image, card.mask, int(MAX_WIDTH) + 100, 10, seed=4)
     big_patch, big_m = cut_patch(big, CardQuad(big_corners).frame(0))
     assert second_opinion(big_patch, big_m, False, None) is None
     wide = second_opinion(big_patch, big_m, False, None, any_width=True)
