@@ -365,8 +365,10 @@ def make_scene(
     decks: list[Deck] | None = None,
     max_cards: int = 12,
     min_card: float = 8.0,
+    backs: int = 6,
 ) -> Scene:
-    """One scene ``size`` = (w, h) with its label map and card truths."""
+    """One scene ``size`` = (w, h) with its label map and card truths. Cards are drawn from a pool
+    holding each face once, the joker twice and the back ``backs`` times."""
     w, h = size
     light_share = [f for f in families if f in LIGHT]
     use_light = bool(light_share) and rng.random() < 0.4  # at least a third of draws: light tables
@@ -380,7 +382,7 @@ def make_scene(
     view = _view(rng, W, H, card_px)
     img = table_surface(family, rng, H, W)
     n = int(rng.integers(0, max_cards + 1)) if card_out < 0.25 * short else int(rng.integers(1, 4))
-    pool = FACES + ["BK"] * 6 + ["JK"] * 2
+    pool = FACES + ["BK"] * backs + ["JK"] * 2
     codes = [pool[int(k)] for k in rng.integers(len(pool), size=n)]
     extent = (W / card_px * 0.9, H / card_px * 0.9)
     placements = _place(rng, codes, extent)

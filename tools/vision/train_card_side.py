@@ -128,16 +128,10 @@ def make_decks(rng: np.random.Generator, n: int) -> list:  # type: ignore[type-a
 def scene_with_backs(rng: np.random.Generator, size: tuple[int, int], families, decks, min_card: float,  # type: ignore[no-untyped-def]
                      backs: int = 18):
     """``scenes.make_scene`` with the back drawn ``backs`` times in its card pool instead of 6, so
-    backs are not rare (the pool is ``FACES`` + 6 backs + 2 jokers: the extra backs go at the end of
-    ``FACES`` for the one call)."""
+    backs are not rare."""
     import scenes
 
-    faces = scenes.FACES
-    scenes.FACES = faces + ["BK"] * (backs - 6)
-    try:
-        return scenes.make_scene(rng, size, families, decks, max_cards=12, min_card=min_card)
-    finally:
-        scenes.FACES = faces
+    return scenes.make_scene(rng, size, families, decks, max_cards=12, min_card=min_card, backs=backs)
 
 
 def jitter(rng: np.random.Generator, outline: np.ndarray) -> np.ndarray:
