@@ -451,9 +451,10 @@ def looks_like_back(image: np.ndarray, quad: CardQuad) -> bool:
 
 def _no_joker_on_a_back(image: np.ndarray, sightings: list[Sighting]) -> list[Sighting]:
     """Jokers without those read on a back: a back's lattice seen at a corner can look like a column
-    of letters ("JOKER" spelt down the index). Such a reading is dropped when the card-side network
-    takes its card for a back, or when its middle and index lie inside a back that was seen and its
-    own outline (often only a guess from the index) does not show a face."""
+    of letters ("JOKER" spelt down the index). Such a reading is dropped when its middle and index
+    lie inside a back that was seen and its own outline (often only a guess from the index) does not
+    show a face; where no back was seen there and the card-side network takes the card the reading
+    implies for a back, it is that back."""
     backs = [np.array(s.outline, np.float32).reshape(-1, 1, 2) for s in sightings if s.card == BACK]
 
     def inside_a_back(s: Sighting) -> bool:
@@ -464,16 +465,25 @@ def _no_joker_on_a_back(image: np.ndarray, sightings: list[Sighting]) -> list[Si
             all(cv2.pointPolygonTest(b, (float(p[0]), float(p[1])), False) >= 0 for p in pts) for b in backs
         )
 
-    def on_a_back(s: Sighting) -> bool:
+    out = []
+    for s in sightings:
+        if s.card != JOKER:
+            out.append(s)
+            continue
         quad = CardQuad(np.array(s.outline, np.float32))
-        if looks_like_back(image, quad):
-            return True
         try:
-            return inside_a_back(s) and card_side(image, quad).face < 0.5
+            seen_back = inside_a_back(s) and card_side(image, quad).face < 0.5
         except CardSideError:
-            return False
-
-    return [s for s in sightings if s.card != JOKER or not on_a_back(s)]
+            seen_back = False
+        if seen_back or (looks_like_back(image, quad) and inside_a_back(s)):
+            continue
+        if looks_like_back(image, quad):
+            back = Sighting(BACK, 0.8, s.outline, None, evidence=("JOKER letters on a back's lattice",))
+            backs.append(np.array(s.outline, np.float32).reshape(-1, 1, 2))  # its other corners: this back
+            out.append(back)
+            continue
+        out.append(s)
+    return out
 
 
 def _outline(quad: CardQuad) -> tuple[tuple[float, float], ...]:

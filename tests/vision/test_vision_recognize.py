@@ -162,7 +162,7 @@ def test_a_card_seen_lengthwise_at_a_slant_is_read(table_recognizer: Recognizer,
     assert _codes(table_recognizer, table) == Counter([code])
 
 
-def test_a_joker_reading_on_a_back_is_dropped_and_one_on_a_joker_kept() -> None:
+def test_a_joker_reading_on_a_back_is_the_back_and_one_on_a_joker_is_kept() -> None:
     # a back's lattice at a corner can pass for "JOKER" spelt down the index; a joker's face has
     # bare margins, a back's pattern runs to every edge
     table = np.full((700, 900, 3), (40, 90, 30), np.uint8)
@@ -172,7 +172,16 @@ def test_a_joker_reading_on_a_back_is_dropped_and_one_on_a_joker_kept() -> None:
     outlines = {code: ((x, 150.0), (x + 250.0, 150.0), (x + 250.0, 500.0), (x, 500.0))
                 for x, code in ((100.0, BACK), (500.0, JOKER))}
     read = [Sighting(JOKER, 0.8, outlines[BACK], None), Sighting(JOKER, 0.8, outlines[JOKER], None)]
-    assert [s.outline for s in _no_joker_on_a_back(table, read)] == [outlines[JOKER]]
+    assert [(s.card, s.outline) for s in _no_joker_on_a_back(table, read)] == [
+        (BACK, outlines[BACK]),
+        (JOKER, outlines[JOKER]),
+    ]
+    # read at both of the back's corners: one back
+    twice = [Sighting(JOKER, 0.8, outlines[BACK], None), Sighting(JOKER, 0.9, outlines[BACK], None)]
+    assert [s.card for s in _no_joker_on_a_back(table, twice)] == [BACK]
+    # where the back was already seen whole, the joker reading is only dropped
+    seen = [Sighting(BACK, 0.8, outlines[BACK], None), Sighting(JOKER, 0.8, outlines[BACK], None)]
+    assert [s.card for s in _no_joker_on_a_back(table, seen)] == [BACK]
 
 
 def test_a_back_whose_lattice_looks_like_letters_at_a_corner_is_a_back() -> None:
