@@ -180,7 +180,9 @@ class Recognizer:
         good = [r for r in readings if r.confidence >= self.min_confidence]
         if not good and self._is_back(image, quad, index, readings):
             # before the other corners are tried: a back's corners hold no index, only lattice
-            return Sighting(BACK, 0.8, _outline(quad), None, evidence=("no index; pattern to every edge",))
+            return Sighting(
+                BACK, 0.8, _outline(quad), None, evidence=("no index; the card-side network sees a back",)
+            )
         if not good:
             side = [
                 r
