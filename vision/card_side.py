@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from vision.errors import VisionError
-from vision.onnx_nets import OnnxNet, load_checked
+from vision.onnx_nets import OnnxNet, check_bgr, load_checked
 
 W, H = 32, 44  # patch size, pixels: a card's shape (width × 1.4) with its margin
 MARGIN = 0.08  # of the card's width, round the quad on every side: the context just outside it
@@ -111,22 +111,12 @@ class CardSideNet(OnnxNet):
 
     def sides(self, image: np.ndarray, quads: list[object]) -> list[CardSide]:
         """What each quad (a ``CardQuad`` or 4 × 2 corners, image pixels) of the BGR ``image`` shows."""
-        _check_image(image)
+        check_bgr(image, "card_side", CardSideError)
         corners = [_check_quad(q) for q in quads]
         if not corners:
             return []
         p = _softmax(self.logits(prepare(np.stack([sample(image, c) for c in corners]))))
         return [CardSide(float(b), float(f), float(n)) for b, f, n in p]
-
-
-def _check_image(image: np.ndarray) -> None:
-    if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
-        got = f"{image.dtype} array of shape {image.shape}" if isinstance(image, np.ndarray) else type(image)
-        raise CardSideError(f"card_side expects a BGR image (H×W×3 uint8 array), got {got}")
-    if min(image.shape[:2]) < 2:
-        raise CardSideError(
-            f"card_side expects an image at least 2×2 pixels, got {image.shape[1]}×{image.shape[0]}"
-        )
 
 
 def _check_quad(quad: object) -> np.ndarray:

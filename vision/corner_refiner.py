@@ -20,7 +20,7 @@ import numpy as np
 
 from vision.errors import VisionError
 from vision.finder import IndexFrame, frame_from_vectors
-from vision.onnx_nets import OnnxNet, load_checked
+from vision.onnx_nets import OnnxNet, check_bgr, load_checked
 
 N = 48  # patch side, pixels (60 per card width: a 50 px card's corner is not shrunk at all)
 LO, SPAN = -0.3, 0.8  # card widths covered by the patch along both edges, from the corner
@@ -151,13 +151,7 @@ class CornerRefiner(OnnxNet):
 
 
 def _check(image: np.ndarray, frames: list[IndexFrame]) -> None:
-    if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
-        got = f"{image.dtype} array of shape {image.shape}" if isinstance(image, np.ndarray) else type(image)
-        raise RefinerError(f"refine expects a BGR image (H×W×3 uint8 array), got {got}")
-    if min(image.shape[:2]) < 2:
-        raise RefinerError(
-            f"refine expects an image at least 2×2 pixels, got {image.shape[1]}×{image.shape[0]}"
-        )
+    check_bgr(image, "refine", RefinerError)
     bad = [type(f).__name__ for f in frames if not isinstance(f, IndexFrame)]
     if bad:
         raise RefinerError(f"refine expects a list of IndexFrame, got {', '.join(sorted(set(bad)))}")

@@ -12,7 +12,16 @@ from typing import TypeVar
 import cv2
 import numpy as np
 
-from vision.errors import ModelError
+from vision.errors import ModelError, VisionError
+
+
+def check_bgr(image: object, user: str, error: type[VisionError]) -> None:
+    """Raise ``error`` (naming ``user``) unless ``image`` is a BGR frame of at least 2×2 pixels."""
+    if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
+        got = f"{image.dtype} array of shape {image.shape}" if isinstance(image, np.ndarray) else type(image)
+        raise error(f"{user} expects a BGR image (H×W×3 uint8 array), got {got}")
+    if min(image.shape[:2]) < 2:
+        raise error(f"{user} expects an image at least 2×2 pixels, got {image.shape[1]}×{image.shape[0]}")
 
 
 def model_bytes(path: str | Path | None, name: str) -> bytes:
