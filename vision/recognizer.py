@@ -401,6 +401,11 @@ class Recognizer:
                         for o in sightings
                     ):
                         continue
+                    # one index, one reading: where an index frame read this index, the surer stands
+                    rivals = [o for o in sightings if _same_index(o, s)]
+                    if any(o.confidence >= s.confidence for o in rivals):
+                        continue
+                    sightings = [o for o in sightings if o not in rivals]
                     sightings.append(s)
         if self.mode == "table":
             sightings = _no_back_on_a_face(_no_joker_on_a_back(view, sightings))
@@ -520,6 +525,15 @@ def _shifted(f: CornerFrame, by: float) -> CornerFrame:
 def _inside(q: CardQuad, p: np.ndarray) -> bool:
     poly = q.corners.astype(np.float32).reshape(-1, 1, 2)
     return cv2.pointPolygonTest(poly, (float(p[0]), float(p[1])), False) >= 0
+
+
+def _same_index(a: Sighting, b: Sighting) -> bool:
+    """Whether ``b``'s index is where ``a``'s is: their centres closer than half the smaller index."""
+    if not a.index_corner or not b.index_corner:
+        return False
+    ia, ib = np.array(a.index_corner), np.array(b.index_corner)
+    size = min(float(np.linalg.norm(i.max(axis=0) - i.min(axis=0))) for i in (ia, ib))
+    return float(np.linalg.norm(ia.mean(axis=0) - ib.mean(axis=0))) < 0.5 * size
 
 
 def _diagonal(s: Sighting) -> float:

@@ -193,3 +193,12 @@ def test_a_back_whose_lattice_looks_like_letters_at_a_corner_is_a_back() -> None
     corners = _IndexCorners(table, quad)
     assert corners.joker(0) or corners.joker(2)  # the lattice at a corner reads like J-O-K-E-R
     assert [s.card for s in Recognizer("table").recognize(table)] == [BACK]
+
+
+def test_an_index_read_through_its_frame_is_not_read_again_as_another_card() -> None:
+    # two-card hands on wood: a blob corner at the 8C's index (already read through its index
+    # frame) once read as a 5C, a card that is not on the table
+    codes = ["AD", "6D", "4H", "4S", "8S", "2C", "8C", "JS"]
+    cam = SimulatedCamera(size=(1920, 1080), background="wood", seed=4001, card_width=170)
+    shot = cam.frame_for(codes, "hand")
+    assert sorted(s.card for s in Recognizer("table").recognize(shot.image)) == sorted(codes)
