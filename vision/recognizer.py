@@ -227,7 +227,7 @@ class Recognizer:
     def _is_back(
         self, image: np.ndarray, quad: CardQuad, index: _IndexCorners, readings: list[Reading]
     ) -> bool:
-        """No index at the index corners, patterned to every edge and no rank glyph: a back. (Asked
+        """No index at the index corners, no rank glyph, and the card-side network sees a back. (Asked
         before a joker: a back's lattice at a corner can look like a column of letters.)"""
         if any(r.reject < 0.5 and r.confidence > 0.2 for r in readings):
             return False  # an index is there, only not sure enough
@@ -477,19 +477,19 @@ def _no_joker_on_a_back(image: np.ndarray, sightings: list[Sighting]) -> list[Si
         if s.card != JOKER:
             out.append(s)
             continue
-        quad = CardQuad(np.array(s.outline, np.float32))
         try:
-            seen_back = inside_a_back(s) and card_side(image, quad).face < 0.5
-        except CardSideError:
-            seen_back = False
-        if seen_back or (looks_like_back(image, quad) and inside_a_back(s)):
+            side = card_side(image, CardQuad(np.array(s.outline, np.float32)))
+        except CardSideError:  # a degenerate outline: nothing to tell
+            out.append(s)
             continue
-        if looks_like_back(image, quad):
-            back = Sighting(BACK, 0.8, s.outline, None, evidence=("JOKER letters on a back's lattice",))
+        is_back = side.back > BACK_THRESHOLD
+        if inside_a_back(s) and (is_back or side.face < 0.5):
+            continue  # the back was seen: this is its lattice again
+        if is_back:
+            out.append(Sighting(BACK, 0.8, s.outline, None, evidence=("JOKER letters on a back's lattice",)))
             backs.append(np.array(s.outline, np.float32).reshape(-1, 1, 2))  # its other corners: this back
-            out.append(back)
-            continue
-        out.append(s)
+        else:
+            out.append(s)
     return out
 
 
