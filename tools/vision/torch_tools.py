@@ -35,6 +35,15 @@ def export_onnx(  # type: ignore[no-untyped-def]
     )
 
 
+def export_weights(net, weights: Path, shape: tuple[int, ...], out: Path) -> None:  # type: ignore[no-untyped-def]
+    """``net`` with the state saved at ``weights``, as ONNX at ``out`` ("patch" in, any batch, opset 11)."""
+    import torch
+
+    net.load_state_dict(torch.load(weights))
+    export_onnx(net, shape, str(out), "patch", batch_axis=True, opset=11)
+    print(f"exported {out} ({out.stat().st_size} bytes)", flush=True)
+
+
 def sharded_cli(doc: str | None, data: str, per_shard: int) -> argparse.ArgumentParser:
     """The arguments every sharded training script takes: what to do, where the generated shards go,
     how many, and how many training steps (scripts add their own)."""

@@ -454,13 +454,9 @@ def measure(dirs: list[Path], weights: Path, val_shards: list[int], seed: int, s
 
 
 def export(weights: Path, out: Path) -> None:
-    import torch
-    from torch_tools import export_onnx
+    from torch_tools import export_weights
 
-    net = build_net()
-    net.load_state_dict(torch.load(weights))
-    export_onnx(net, (1, 3, H, W), str(out), "patch", batch_axis=True, opset=11)
-    print(f"exported {out} ({out.stat().st_size} bytes)", flush=True)
+    export_weights(build_net(), weights, (1, 3, H, W), out)
 
 
 def main() -> None:
