@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -42,6 +43,22 @@ def export_weights(net, weights: Path, shape: tuple[int, ...], out: Path) -> Non
     net.load_state_dict(torch.load(weights))
     export_onnx(net, shape, str(out), "patch", batch_axis=True, opset=11)
     print(f"exported {out} ({out.stat().st_size} bytes)", flush=True)
+
+
+def load_shards(  # type: ignore[no-untyped-def]
+    dirs: list[Path], keys: tuple[str, ...], keep: Callable[[int], bool] = lambda k: True
+):
+    """Each of ``keys``, concatenated over every finished ``shard_NNN.npz`` in ``dirs`` (in path
+    order) whose number ``keep`` accepts."""
+    import numpy as np
+
+    parts: dict[str, list] = {k: [] for k in keys}  # type: ignore[type-arg]
+    for p in sorted(f for d in dirs for f in d.glob("shard_*.npz") if ".tmp" not in f.name):
+        if keep(int(p.stem.split("_")[1])):
+            z = np.load(p)
+            for k in keys:
+                parts[k].append(z[k])
+    return [np.concatenate(parts[k]) for k in keys]
 
 
 def sharded_cli(doc: str | None, data: str, per_shard: int) -> argparse.ArgumentParser:

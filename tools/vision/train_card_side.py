@@ -274,16 +274,12 @@ def _shard(out: Path, k: int, per_shard: int, scene_seed: int, families=None) ->
 
 
 def load(dirs: list[Path], shards: list[int] | None = None, exclude: list[int] | None = None):  # type: ignore[no-untyped-def]
-    xs, ys, ms = [], [], []
-    for p in sorted(f for d in dirs for f in d.glob("shard_*.npz") if ".tmp" not in f.name):
-        k = int(p.stem.split("_")[1])
-        if (shards is not None and k not in shards) or (exclude and k in exclude):
-            continue
-        z = np.load(p)
-        xs.append(z["patches"])
-        ys.append(z["labels"])
-        ms.append(z["meta"])
-    return np.concatenate(xs), np.concatenate(ys), np.concatenate(ms)
+    from torch_tools import load_shards
+
+    def keep(k: int) -> bool:
+        return (shards is None or k in shards) and not (exclude and k in exclude)
+
+    return tuple(load_shards(dirs, ("patches", "labels", "meta"), keep))
 
 
 def printed_box(rng: np.random.Generator, p: np.ndarray) -> np.ndarray:

@@ -29,7 +29,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from torch_tools import sharded_cli  # noqa: E402
+from torch_tools import load_shards, sharded_cli  # noqa: E402
 
 SIZE = 256  # training scene size; the net is fully convolutional and runs at any size at inference
 STRIDE = 4  # output maps are at a quarter of the input resolution
@@ -109,15 +109,8 @@ def build_net(reg_conv: bool = True):  # type: ignore[no-untyped-def]
 
 
 def _load(data: list[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    imgs, tgts, regs = [], [], []
-    for p in sorted(f for d in data for f in d.glob("shard_*.npz")):
-        if ".tmp" in p.name:
-            continue
-        z = np.load(p)
-        imgs.append(z["images"])
-        tgts.append(z["targets"])
-        regs.append(z["regression"])
-    return np.concatenate(imgs), np.concatenate(tgts), np.concatenate(regs)
+    images, targets, regression = load_shards(data, ("images", "targets", "regression"))
+    return images, targets, regression
 
 
 def normalise(reg: np.ndarray) -> np.ndarray:
