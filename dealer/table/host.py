@@ -176,7 +176,11 @@ class TableHost:
     def set_autoplay(self, on: bool) -> None:
         """Simulated play on or off. Off returns once the step in progress has finished, and no
         other step starts after it: the dealer takes over a table that has stopped moving."""
-        with self._step_lock:
+        if not on:
+            # first, so that a step loop re-taking the (unfair) lock at once cannot keep the dealer
+            # waiting: every later step sees it under the lock and does nothing
+            self.autoplay = False
+        with self._step_lock:  # the step in progress, if any, finishes first
             self.autoplay = on
         self.table.hub.publish("autoplay", {"on": on})
 

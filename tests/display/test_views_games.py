@@ -242,6 +242,10 @@ def test_dealer_page_runs_a_faro_turn_by_hand(browser: Any, tmp_path: Path) -> N
                 left = [s["rank"] for s in state["games"]["faro"]["casekeeper"]["spindles"] if s["left"]]
                 server.post("/api/cards", {"card": f"{left[0]}S"})
             state = server.get("/state")
+        # autoplay may have bet for seat 2 before the dealer took over: taken back first
+        for b in [b for b in state["games"]["faro"]["bets"] if b["seat"] == "seat-2"]:
+            back = {"seat": "seat-2", "rank": b["rank"], "coppered": b["coppered"], "amount": None}
+            server.post("/api/operations", {"kind": "faro.withdraw", "payload": back})
         faro = state["games"]["faro"]
         live = [s["rank"] for s in faro["casekeeper"]["spindles"] if s["left"] >= 2]
         rank = live[0]
@@ -305,6 +309,10 @@ def test_dealer_page_takes_a_faro_bet_back_and_calls_the_turn(browser: Any, tmp_
                 server.post("/api/cards", {"card": max(spindles, key=lambda s: s["left"])["rank"] + "S"})
             state = server.get("/state")
         assert "call" in state["prompt"]["options"]
+        # autoplay may have bet for seat 2 before the dealer took over: taken back first
+        for b in [b for b in state["games"]["faro"]["bets"] if b["seat"] == "seat-2"]:
+            back = {"seat": "seat-2", "rank": b["rank"], "coppered": b["coppered"], "amount": None}
+            server.post("/api/operations", {"kind": "faro.withdraw", "payload": back})
         spindles = state["games"]["faro"]["casekeeper"]["spindles"]
         left = sorted(s["rank"] for s in spindles for _ in range(s["left"]))
         server.post("/api/operations", {"kind": "faro.bet",
@@ -344,6 +352,10 @@ def test_dealer_page_insures_and_takes_back_a_trente_et_quarante_bet(browser: An
             else:
                 server.post("/api/cards", {"card": "5S"})
             state = server.get("/state")
+        # autoplay may have bet for seat 1 in this coup before the dealer took over: taken back first
+        for b in [b for b in state["games"]["trente-et-quarante"]["bets"] if b["seat"] == "seat-1"]:
+            withdraw = {"seat": "seat-1", "bet": b["bet"]}
+            server.post("/api/operations", {"kind": "tq.withdraw", "payload": withdraw})
         page.click(".player-chip[data-seat='1']")
         page.click("button[data-option='bet']")
         page.click("#bet-choice button[data-choice='noir']")
