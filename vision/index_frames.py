@@ -42,8 +42,8 @@ def find_frames(
     ``known``: the cards already read (whole): frames at their corners, or whose index lies on one
     read surely, are that card again and are dropped before the steps (none of them would be read)."""
     sure = _Sure(known or [])
-    frames = [f for f in index_frames(maps, rec.min_index_heat) if not sure.holds(f)]
-    frames = [f for f in big_card_frames(rec, view, frames) if not sure.holds(f)]
+    found = index_frames(maps, rec.min_index_heat)
+    frames = [f for f in big_card_frames(rec, view, found, known) if not sure.holds(f)]
     for step in rec.frame_steps:
         frames = step(rec, view, frames)
     return frames
