@@ -31,7 +31,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from backgrounds import TRAIN_FAMILIES, table_surface  # noqa: E402
+from backgrounds import LIGHT, TRAIN_FAMILIES, table_surface  # noqa: E402
 from fonts import font_files, suit_from_font  # noqa: E402
 from make_glyphs import random_style  # noqa: E402
 from scenes import random_style as scene_style  # noqa: E402
@@ -134,6 +134,12 @@ class Profile:
     shift_max: float = 0.06  # ... clipped here
     turn: float = 6.0  # degrees
     jitter: float = 0.012  # each corner, σ in card widths
+    tiny_px: tuple[float, float] = (25.0, 60.0)  # the tiny cards' widths (log-uniform)
+    hard_share: float = 0.0  # share of cards photographed badly (``hard_photometrics``)
+    odd_tables: float = 0.0  # share of cards on a pale or recoloured training table (``odd_table``)
+    # an index whose ink contrast (``ink_contrast``) after exposure and blur is below the first value is
+    # labelled reject (it cannot be read), below the second left out of the loss; (0, 0): no such rule
+    min_ink: tuple[float, float] = (0.0, 0.0)
 
 
 PROFILES = {
@@ -147,6 +153,23 @@ PROFILES = {
         shift_max=0.09,
         turn=7.0,
         jitter=0.015,
+    ),
+    # v3 (session 6): what v2 still missed on 50–80 px cards: washed-out and under-exposed corners,
+    # strong lens blur, frames further off the index, and pale or oddly coloured tables (from the
+    # training families only)
+    "v3": Profile(
+        "v3",
+        tiny_share=0.55,
+        scene_decks=0.3,
+        downscale=0.5,
+        shift=0.045,
+        shift_max=0.12,
+        turn=7.0,
+        jitter=0.015,
+        tiny_px=(30.0, 90.0),
+        hard_share=0.7,
+        odd_tables=0.3,
+        min_ink=(10.0, 16.0),
     ),
 }
 
@@ -195,8 +218,14 @@ def _light_map(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     return cv2.resize(light.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
 
 
-def degrade(rng: np.random.Generator, frame: np.ndarray) -> np.ndarray:
-    """Light, colour cast, blur, noise, greyscale and JPEG, as a camera would add them."""
+def degrade(
+    rng: np.random.Generator,
+    frame: np.ndarray,
+    extra_noise: float = 0.0,
+    before_noise: list[np.ndarray] | None = None,
+) -> np.ndarray:
+    """Light, colour cast, blur, noise (σ 0–9, with ``extra_noise`` added in quadrature), greyscale and
+    JPEG, as a camera would add them. ``before_noise`` receives the image as it was before the noise."""
     h, w = frame.shape[:2]
     cast = rng.uniform(0.85, 1.1, 3)
     light = _light_map(rng, h, w)
@@ -214,9 +243,11 @@ def degrade(rng: np.random.Generator, frame: np.ndarray) -> np.ndarray:
         k[2] = 1 / 5
         m = cv2.getRotationMatrix2D((2, 2), rng.uniform(0, 180), 1)
         img = cv2.filter2D(img, -1, cv2.warpAffine(k, m, (5, 5)))
+    if before_noise is not None:
+        before_noise.append(img)
     noise = np.empty(img.shape, np.int16)
     cv2.setRNGSeed(int(rng.integers(1 << 30)))
-    cv2.randn(noise, 0, float(rng.uniform(0, 9)))
+    cv2.randn(noise, 0, float(np.hypot(rng.uniform(0, 9), extra_noise)))
     img = cv2.add(img, noise, dtype=cv2.CV_8U)
     if rng.random() < 0.12:
         img = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
@@ -224,6 +255,72 @@ def degrade(rng: np.random.Generator, frame: np.ndarray) -> np.ndarray:
         _, enc = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 96))])
         img = cv2.imdecode(enc, cv2.IMREAD_COLOR)
     return img
+
+
+def hard_photometrics(rng: np.random.Generator, frame: np.ndarray) -> tuple[np.ndarray, float]:
+    """A bad exposure of the whole frame (at the card's final scale), before ``degrade``'s light, noise
+    and JPEG: strong lens blur (σ 0.8–2 px) and/or a compressed tone curve, either washed out (ink
+    pulled up towards the paper, the paper clipped to white: ink–paper spread down to ~15 levels) or
+    under-exposed (a dark grey card with darker ink, spread 12–60 levels). Returns the frame and the
+    σ of the extra sensor noise that exposure brings (for ``degrade``)."""
+    img = frame.astype(np.float32)
+    if rng.random() < 0.5:
+        img = cv2.GaussianBlur(img, (0, 0), float(rng.uniform(0.8, 2.0)))
+    u = rng.random()
+    if u < 0.45:  # washed out / over-exposed
+        ink = float(rng.uniform(150, 225))
+        paper = float(rng.uniform(max(ink + 15, 235), 300))
+    elif u < 0.85:  # under-exposed
+        paper = float(rng.uniform(35, 110))
+        ink = max(0.0, paper - float(rng.uniform(12, 60)))
+    else:
+        ink, paper = 25.0, 235.0
+    img = ink + (img - 25.0) * ((paper - ink) / 210.0)
+    noise = float(rng.uniform(1, 6)) if u < 0.85 else 0.0
+    return np.clip(img, 0, 255).astype(np.uint8), noise
+
+
+def odd_table(rng: np.random.Generator, bank: list[np.ndarray], h: int, w: int) -> np.ndarray:
+    """A table unlike most training ones, made from the training families only: a light one paled
+    towards the card's white with a fine speckle, or a felt with its colour channels remixed."""
+    fams = list(TRAIN_FAMILIES)
+    light = [t for i, t in enumerate(bank) if fams[i % len(fams)] in LIGHT]
+    felts = [t for i, t in enumerate(bank) if fams[i % len(fams)].startswith("felt")]
+    if rng.random() < 0.5 and light:
+        t = table_crop(rng, light, h, w).astype(np.float32)
+        t = 255 - (255 - t) * float(rng.uniform(0.25, 0.7))
+        speck = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), 0.7)
+        t = t + (speck * float(rng.uniform(0, 12)))[..., None]
+    else:
+        t = table_crop(rng, felts, h, w).astype(np.float32)
+        mix = rng.dirichlet(np.ones(3) * 0.5, 3).astype(np.float32) * float(rng.uniform(0.9, 1.6))
+        t = t @ mix.T
+    return np.clip(t, 0, 255).astype(np.uint8)
+
+
+def ink_contrast(frame: np.ndarray, card_to_image: np.ndarray, box: tuple[float, ...]) -> float:
+    """The darkest-channel spread (3rd to 97th percentile) over an index box grown by a third of its
+    width on each side (barely in height, so that the rank's box does not reach the suit below it): how
+    far its ink stands out from the paper beside it."""
+    x, y, w, h = box
+    gx, gy = w / 3, 0.05 * h
+    pts = np.array(
+        [
+            [x - gx, y - gy],
+            [x + w + gx, y - gy],
+            [x + w + gx, y + h + gy],
+            [x - gx, y + h + gy],
+        ],
+        np.float64,
+    ).reshape(-1, 1, 2)
+    q = cv2.perspectiveTransform(pts, card_to_image).reshape(-1, 2)
+    (x0, y0), (x1, y1) = np.floor(q.min(axis=0)).astype(int), np.ceil(q.max(axis=0)).astype(int) + 1
+    x0, y0 = max(x0, 0), max(y0, 0)
+    x1, y1 = min(x1, frame.shape[1]), min(y1, frame.shape[0])
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return 0.0
+    lo, hi = np.percentile(frame[y0:y1, x0:x1].min(axis=2), (3, 97))
+    return float(hi - lo)
 
 
 def occlude(rng: np.random.Generator, frame: np.ndarray, quad: np.ndarray, tw: float) -> np.ndarray:
@@ -278,7 +375,7 @@ def make_card(
     u = rng.random()
     code = "BK" if u < 0.06 else "JK" if u < 0.12 else FACES[int(rng.integers(len(FACES)))]
     if prof.tiny_share and rng.random() < prof.tiny_share:
-        final_tw = float(np.exp(rng.uniform(np.log(25), np.log(60))))
+        final_tw = float(np.exp(rng.uniform(np.log(prof.tiny_px[0]), np.log(prof.tiny_px[1]))))
     else:
         final_tw = float(np.exp(rng.uniform(np.log(40), np.log(500))))
     # a camera pipeline: the card drawn sharper and larger, the whole frame shrunk afterwards
@@ -307,7 +404,10 @@ def make_card(
     dst = (rot - lo).astype(np.float32)
     fw, fh = int(np.ceil(dst[:, 0].max() + margin)), int(np.ceil(dst[:, 1].max() + margin))
     g = cv2.getPerspectiveTransform(src, dst)
-    frame = table_crop(rng, bank, fh, fw)
+    if prof.odd_tables and rng.random() < prof.odd_tables:
+        frame = odd_table(rng, bank, fh, fw)
+    else:
+        frame = table_crop(rng, bank, fh, fw)
     warped = cv2.warpPerspective(small, g, (fw, fh), flags=cv2.INTER_LINEAR)
     alpha = cv2.warpPerspective(smask, g, (fw, fh)).astype(np.float32) / 255.0
     if rng.random() < 0.6:  # the card's own drop shadow
@@ -332,8 +432,14 @@ def make_card(
         if occluded is not None:
             occluded = cv2.resize(occluded.astype(np.uint8), (nw, nh), interpolation=cv2.INTER_NEAREST) > 0
         tw = final_tw
-    frame = degrade(rng, frame)
+    noise = 0.0
+    if prof.hard_share and rng.random() < prof.hard_share:
+        frame, noise = hard_photometrics(rng, frame)
     boxes = [] if code == "BK" else index_boxes(style, code)
+    clean: list[np.ndarray] = []
+    frame = degrade(rng, frame, noise, clean)
+    # the ink is measured after light, glare and blur but before the noise, which would only hide it
+    inks = [ink_contrast(clean[0], card_to_image, box) for _, box, _ in boxes] if prof.min_ink[1] else []
 
     specs: list[tuple[int, bool, bool]] = [(0, False, False), (2, False, False)]
     for k in (1, 3):
@@ -351,8 +457,10 @@ def make_card(
         card_to_patch = np.linalg.inv(m) @ card_to_image
         rank = suit = joker = 0
         rank_l, suit_l, joker_l = R_REJ, S_REJ, 0
-        for what, box, flipped in boxes:
+        for j, (what, box, flipped) in enumerate(boxes):
             v = label_of(box_in_patch(card_to_patch, card_to_image, box, flipped, occluded))
+            if v == 1 and inks:  # shown, but too faint to read: reject; nearly too faint: left out
+                v = 0 if inks[j] < prof.min_ink[0] else -1 if inks[j] < prof.min_ink[1] else 1
             if v == 0:
                 continue
             if what == "rank":
@@ -888,6 +996,9 @@ def main() -> None:
     ap.add_argument(
         "--tiny-seeds", type=int, nargs="*", help="the v2 chunks' seeds (instead of --tiny-cards)"
     )
+    ap.add_argument(
+        "--hard-seeds", type=int, nargs="*", default=[], help="seeds of training chunks drawn by profile v3"
+    )
     ap.add_argument("--init", help="fine-tune this state dict (the same network) instead of random weights")
     ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
     ap.add_argument("--calibrate", action="store_true", help="fit --model's temperatures and report ECE")
@@ -908,6 +1019,9 @@ def main() -> None:
             "held-out fonts v1": data_set(1000, 90, "heldout", a.cache),
             "held-out fonts v2": data_set(1000, 91, "heldout", a.cache, "v2"),
         }
+        v3 = Path(a.cache) / "patches_heldout_92_1000_v3.npz"
+        if v3.exists():
+            checks["held-out fonts v3"] = data_set(1000, 92, "heldout", a.cache, "v3")
         calibrate(a.model, cal, checks)
         return
     if a.fixture:
@@ -926,9 +1040,15 @@ def main() -> None:
     chunks = [data_set(4000, a.seed * 100 + 1 + i, "train", a.cache) for i in range((a.cards + 3999) // 4000)]
     tiny_seeds = a.tiny_seeds or [a.seed * 100 + 51 + i for i in range((a.tiny_cards + 3999) // 4000)]
     chunks += [data_set(4000, sd, "train", a.cache, "v2") for sd in tiny_seeds]
+    chunks += [data_set(4000, sd, "train", a.cache, "v3") for sd in a.hard_seeds]
     d = {k: np.concatenate([c[k] for c in chunks]) for k in chunks[0]}
     val2 = data_set(1000, 91, "heldout", a.cache, "v2")  # held-out fonts, tiny cards, seed 91
-    print("train:", describe(d), "\nheld-out:", describe(val), "\nheld-out v2:", describe(val2), flush=True)
+    vals = [("held-out fonts v2", val2)]
+    if a.hard_seeds:  # held-out fonts, badly photographed, seed 92
+        vals.append(("held-out fonts v3", data_set(1000, 92, "heldout", a.cache, "v3")))
+    print("train:", describe(d), "\nheld-out:", describe(val), flush=True)
+    for name, vd in vals:
+        print(f"{name}:", describe(vd), flush=True)
     if a.generate_only:
         return
     net = train(
@@ -940,7 +1060,7 @@ def main() -> None:
         checkpoint=a.out + ".pt",
         init=a.init,
         max_lr=a.lr,
-        vals=(("held-out fonts v2", val2),),
+        vals=tuple(vals),
     )
     export(net, a.out)
     print(f"exported {a.out}; cv2.dnn vs torch max |diff| {check_export(net, a.out, val):.2e}", flush=True)
