@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from vision.detect import CornerFrame
+from vision.card_side import BACK_THRESHOLD, CardSideError, back_probability
+from vision.detect import CardQuad, CornerFrame
 from vision.finder import FinderMaps, IndexFrame, default_finder, index_frames
 from vision.index import Reading, corner_box, is_joker_corner
 from vision.render import CARD_ASPECT
@@ -107,7 +108,7 @@ def read_index_frames(
                     if best is None or r.confidence > best[0].confidence:
                         best = (r, IndexFrame(at, side, fr.score))
                     break
-            if best is None and inked and is_joker_corner(image, at):
+            if best is None and inked and letters_on_a_back(image, at):
                 best = (Reading(JOKER, 0.8, 0.0, corner_box(at)), IndexFrame(at, False, fr.score))
             if (best is not None and best[0].confidence >= rec.min_index_confidence) or not inked:
                 break
@@ -153,6 +154,24 @@ def read_index_frames(
             )
         )
     return out
+
+
+def letters_on_a_back(image: np.ndarray, frame: CornerFrame) -> bool:
+    """Whether a column of letter-like marks at corner ``frame`` (what a joker's "JOKER" looks like
+    to ``is_joker_corner``) is a back's lattice: the card-side network takes the card the frame
+    implies for a back. Such a corner is reported as a joker reading that
+    ``vision.recognizer``'s joker pass then turns into that back (or drops, on a back already seen).
+    Letters alone never make a joker: on training-family scenes they were a back's lattice 32 times
+    in 33 (a joker's corner is read by the patch reader's joker head and the glyph readers instead)."""
+    if not is_joker_corner(image, frame):
+        return False
+    m = frame.card_to_image()
+    card = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, CARD_ASPECT], [0.0, CARD_ASPECT]]).reshape(-1, 1, 2)
+    quad = cv2.perspectiveTransform(card, m).reshape(-1, 2).astype(np.float32)
+    try:
+        return back_probability(image, CardQuad(quad)) > BACK_THRESHOLD
+    except CardSideError:  # a degenerate frame: no card to tell
+        return False
 
 
 class _Sure:

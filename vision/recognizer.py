@@ -35,11 +35,10 @@ from vision.index import (
     Reading,
     corner_box,
     cut_patch,
-    is_joker_corner,
     letter_column,
     segment_index,
 )
-from vision.index_frames import FrameStep, find_frames, read_index_frames
+from vision.index_frames import FrameStep, find_frames, letters_on_a_back, read_index_frames
 from vision.patch_reader import second_opinion
 from vision.render import CARD_ASPECT
 from vision.sighting import BACK, JOKER, RED_SUITS, Sighting
@@ -262,7 +261,7 @@ class Recognizer:
                         found.append((r, f))
                         seen = True
                     seen = seen or (r is not None and r.reject < 0.5 and r.confidence > 0.2)
-                if not seen and inked and is_joker_corner(image, f):
+                if not seen and inked and letters_on_a_back(image, f):
                     found.append((Reading(JOKER, 0.8, 0.0, corner_box(f)), f))
                     seen = True
                 if seen or not inked:  # bare paper there: no index to look for further out

@@ -115,3 +115,32 @@ def test_frame_steps_get_no_frame_at_a_card_already_read_surely() -> None:
         for s in found:
             outline = np.array(s.outline)
             assert np.hypot(*(outline - f.frame.origin).T).min() >= 0.1 * f.frame.width
+
+
+def test_letters_at_a_corner_are_a_back_only_on_a_back_never_a_joker_alone() -> None:
+    """A column of letter-like marks at a corner is what a joker's "JOKER" and a back's lattice
+    both look like to the letter test: on the lattice it stands for the back, on a joker's own
+    corner it is no evidence of anything (the joker is read by the patch and glyph readers)."""
+    from vision.detect import CornerFrame
+    from vision.index import is_joker_corner
+    from vision.simcam import Placement
+
+    cam = SimulatedCamera(size=(800, 600), background="felt", seed=3)
+    right, down = np.array([1.0, 0.0]), np.array([0.0, 1.0])
+
+    joker = cam.render([Placement("JK", (400, 300), 0.0, 300)])
+    corner = CornerFrame(joker.placements[0].corners()[0], right, down, 300.0)
+    assert is_joker_corner(joker.image, corner)
+    assert not index_frames.letters_on_a_back(joker.image, corner)
+
+    back = cam.render([Placement("BK", (400, 300), 0.0, 300)])
+    origin = back.placements[0].corners()[0]
+    on_lattice = [
+        f
+        for dx in range(0, 150, 10)
+        for dy in range(0, 250, 10)
+        if is_joker_corner(back.image, f := CornerFrame(origin + (dx, dy), right, down, 150.0))
+    ]
+    assert len(on_lattice) >= 20
+    backs = sum(index_frames.letters_on_a_back(back.image, f) for f in on_lattice)
+    assert backs >= 0.5 * len(on_lattice)
