@@ -69,6 +69,9 @@ class Scene:
     labels: np.ndarray  # int32: 0 table / occluder, k = card with ident k (visible part)
     cards: tuple[CardTruth, ...]
     family: str
+    # (kind, 4 × 2 corners in image pixels) of every occluder drawn: the rectangle of a phone, its
+    # screen, a shoe, a rack or a paper, the bounding rectangle of chips or a hand
+    occluders: tuple[tuple[str, np.ndarray], ...] = ()
 
 
 def random_style(rng: np.random.Generator) -> CardStyle:
@@ -253,8 +256,15 @@ def _drop_shadow(
     img[Y0:Y1, X0:X1] *= (1 - depth * sh)[..., None]
 
 
-def _occluder(rng: np.random.Generator, img: np.ndarray, occ: np.ndarray, cw: float) -> None:
-    """Draw one occluder into ``img`` and mark it in ``occ`` (chips, a hand, a phone, a shoe, paper)."""
+def _occluder(
+    rng: np.random.Generator,
+    img: np.ndarray,
+    occ: np.ndarray,
+    cw: float,
+    outlines: list[tuple[str, np.ndarray]] | None = None,
+) -> None:
+    """Draw one occluder into ``img`` and mark it in ``occ`` (chips, a hand, a phone, a shoe, paper);
+    its outline rectangle(s) are appended to ``outlines`` (no random draw depends on that)."""
     h, w = img.shape[:2]
     kind = rng.choice(
         ["chips", "hand", "phone", "shoe", "paper", "rack"], p=[0.35, 0.25, 0.1, 0.1, 0.15, 0.05]
@@ -323,6 +333,12 @@ def _occluder(rng: np.random.Generator, img: np.ndarray, occ: np.ndarray, cw: fl
         elif kind == "phone" and rng.random() < 0.5:
             inner = ((float(x), float(y)), (float(size[0]) * 0.85, float(size[1]) * 0.85), rect[2])
             cv2.fillConvexPoly(layer, cv2.boxPoints(inner).astype(np.int32), rng.uniform(40, 255, 3).tolist())
+            if outlines is not None:
+                outlines.append(("screen", cv2.boxPoints(inner).astype(np.float64)))
+        if outlines is not None:
+            outlines.append((str(kind), box.astype(np.float64)))
+    if kind in ("chips", "hand") and outlines is not None and m.any():
+        outlines.append((str(kind), cv2.boxPoints(cv2.minAreaRect(cv2.findNonZero(m))).astype(np.float64)))
     a = cv2.GaussianBlur(m.astype(np.float32) / 255, (0, 0), 0.8)[..., None]
     img[:] = img * (1 - a) + layer * a
     occ |= m > 127
@@ -430,8 +446,9 @@ def make_scene(
         iq = tuple(to_image(to_plane(q)) for q in deck.index_quads(code))
         truths.append((code, corners, iq, ident, int((mask > 127).sum())))
     occ = np.zeros((H, W), bool)
+    occluders: list[tuple[str, np.ndarray]] = []
     for _ in range(int(rng.poisson(1.2))):
-        _occluder(rng, img, occ, card_px)
+        _occluder(rng, img, occ, card_px, occluders)
     labels[occ] = 0
     img = _light(rng, img, card_px)
     if ss > 1:
@@ -457,7 +474,7 @@ def make_scene(
         cards.append(
             CardTruth(code, corners / ss, tuple(q / ss for q in iq), float(min(1.0, vis)), iv, ident)
         )
-    return Scene(out, labels, tuple(cards), family)
+    return Scene(out, labels, tuple(cards), family, tuple((k, q / ss) for k, q in occluders))
 
 
 def _index_shows(labels: np.ndarray, quad: np.ndarray, ident: int) -> bool:

@@ -232,6 +232,174 @@ def scene_samples(rng: np.random.Generator, scene, backs_extra: int = 3):  # typ
     return out
 
 
+def _rect_jitter(rng: np.random.Generator, q: np.ndarray, by: float = 0.03) -> np.ndarray:
+    """A quad fitted round a shape the way a finder fits it: nearly tight (scaled 0.93–1.04, each
+    corner off by about ``by`` of the shape's size), started at any corner."""
+    c = np.asarray(q, np.float64)
+    size = float(np.sqrt(max(1.0, abs(cv2_area(c)))))
+    centre = c.mean(axis=0)
+    c = (c - centre) * rng.uniform(0.93, 1.04) + centre
+    c = c + np.clip(rng.normal(0, by * size, (4, 2)), -3 * by * size, 3 * by * size)
+    return np.roll(c, -int(rng.integers(4)), axis=0)
+
+
+def cv2_area(q: np.ndarray) -> float:
+    import cv2
+
+    return float(cv2.contourArea(np.asarray(q, np.float32)))
+
+
+def _sub_quad(rng: np.random.Generator, q: np.ndarray) -> np.ndarray:
+    """A card-shaped quad inside rectangle ``q`` (a phone, a receipt, a shoe), along its axes, pushed
+    against one end or one side, as a finder fits it round part of a long shape."""
+    c = np.asarray(q, np.float64)
+    u, v = c[1] - c[0], c[3] - c[0]
+    lu, lv = float(np.linalg.norm(u)), float(np.linalg.norm(v))
+    asp = rng.uniform(1.25, 1.6)
+    if lu > lv:  # card's long side along the long side
+        fv = rng.uniform(0.85, 1.0)
+        fu = min(1.0, fv * lv * asp / max(lu, 1e-6))
+    else:
+        fu = rng.uniform(0.85, 1.0)
+        fv = min(1.0, fu * lu * asp / max(lv, 1e-6))
+    ou = (1 - fu) * (0.0 if rng.random() < 0.35 else 1.0 if rng.random() < 0.5 else rng.random())
+    ov = (1 - fv) * (0.0 if rng.random() < 0.35 else 1.0 if rng.random() < 0.5 else rng.random())
+    o = c[0] + ou * u + ov * v
+    return np.array([o, o + fu * u, o + fu * u + fv * v, o + fv * v])
+
+
+def _sliver(
+    rng: np.random.Generator, a: np.ndarray, b: np.ndarray, inward: np.ndarray, cw: float
+) -> np.ndarray:
+    """A thin quad along the edge ``a``–``b`` (``inward`` its unit normal into the shape): a wedge
+    whose one end is at most 0.4 of the other, or a sheared strip with corner angles under 60°,
+    lying across or just inside the edge, as a finder fits it to a card's or a table's edge."""
+    e = b - a
+    t0, t1 = rng.uniform(0, 0.3), rng.uniform(0.7, 1.0)
+    p0, p1 = a + t0 * e, a + t1 * e
+    off = rng.uniform(-0.15, 0.08) * cw * inward
+    d0 = rng.uniform(0.12, 0.6) * cw
+    if rng.random() < 0.6:  # a wedge
+        d1 = d0 * rng.uniform(0.0, 0.4)
+        q = np.array([p0, p1, p1 + d1 * inward, p0 + d0 * inward]) + off
+        if rng.random() < 0.5:
+            q = np.array([p0, p1, p1 + d0 * inward, p0 + d1 * inward]) + off
+    else:  # a sheared strip: corner angles under 60 degrees
+        ln = float(np.linalg.norm(e))
+        shear = d0 / np.tan(np.radians(rng.uniform(20, 55))) * rng.choice([-1, 1])
+        du = e / max(ln, 1e-6)
+        q = np.array([p0, p1, p1 + d0 * inward + shear * du, p0 + d0 * inward + shear * du]) + off
+    return q + rng.normal(0, 0.01 * cw, (4, 2))
+
+
+def _edges(q: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """The four edges of a convex quad, each with its unit normal pointing into the quad."""
+    c = np.asarray(q, np.float64)
+    centre = c.mean(axis=0)
+    out = []
+    for k in range(4):
+        a, b = c[k], c[(k + 1) % 4]
+        e = b - a
+        n = np.array([-e[1], e[0]]) / max(float(np.linalg.norm(e)), 1e-6)
+        if np.dot(centre - a, n) < 0:
+            n = -n
+        out.append((a, b, n))
+    return out
+
+
+def _table_shapes(scene, cards) -> list[np.ndarray]:  # type: ignore[no-untyped-def]
+    """Rectangles of the table's own print that a finder fits a quad round: the squares, stripes or
+    dots of a patterned cloth, and a felt's printed boxes, circles and lettering (components of the
+    brighter or darker ink on bare table). Each the minimum-area rectangle of one component, about
+    a card's size."""
+    import cv2
+
+    fam = scene.family
+    if fam != "pattern" and not fam.startswith("felt"):
+        return []
+    img, lab = scene.image, scene.labels
+    h, w = lab.shape
+    bare = (lab == 0).astype(np.uint8)
+    widths = [float(np.linalg.norm(c.outline[1] - c.outline[0])) for c in cards] or [0.2 * min(w, h)]
+    card_area = float(np.median(widths)) ** 2 * 1.4
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    masks = []
+    if fam == "pattern":
+        pix = img.reshape(-1, 3)[bare.ravel() > 0].astype(np.float32)
+        if len(pix) < 100:
+            return []
+        crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 10, 1.0)
+        sel = pix[:: max(1, len(pix) // 20000)]
+        _, _, centres = cv2.kmeans(sel, 2, None, crit, 1, cv2.KMEANS_PP_CENTERS)
+        d = np.stack([np.linalg.norm(img.astype(np.float32) - c, axis=2) for c in centres])
+        near = d.argmin(axis=0)
+        masks = [((near == k) & (bare > 0)).astype(np.uint8) for k in range(2)]
+    else:
+        k = max(5, int(0.03 * max(h, w))) | 1
+        ker = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
+        bright = cv2.morphologyEx(grey, cv2.MORPH_TOPHAT, ker)
+        masks = [((bright > 30) & (bare > 0)).astype(np.uint8)]
+    out = []
+    for m in masks:
+        n, comp, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
+        for i in range(1, n):
+            x, y, bw, bh, area = stats[i]
+            if bw < 10 or bh < 10 or x == 0 or y == 0 or x + bw >= w or y + bh >= h:
+                continue
+            pts = cv2.findNonZero((comp[y : y + bh, x : x + bw] == i).astype(np.uint8))
+            rect = cv2.minAreaRect(pts + np.array([x, y], np.int32))
+            rw, rh = rect[1]
+            ra = rw * rh
+            if not 0.15 * card_area <= ra <= 3.0 * card_area or max(rw, rh) > 3.0 * max(1.0, min(rw, rh)):
+                continue
+            if fam == "pattern" and area < 0.6 * ra:  # a cell: the component fills its rectangle
+                continue
+            out.append(cv2.boxPoints(rect).astype(np.float64))
+    return out
+
+
+def outline_samples(rng: np.random.Generator, scene, cards):  # type: ignore[no-untyped-def]
+    """``none`` quads fitted to what is not a card: (quad, label, width, kind) with kind 4 an
+    occluder's outline (a phone, its screen, a receipt or paper, a shoe, a rack, chips, a hand) or a
+    card-shaped part of it, 5 a sliver along a card's or an occluder's edge, 6 a square, stripe or
+    dot of a patterned cloth or a felt's printed box, circle or lettering."""
+    out = []
+    lab = scene.labels
+    h, w = lab.shape
+
+    def add(q: np.ndarray, kind: int, most: float) -> None:
+        c = q.mean(axis=0)
+        if not (0 <= c[0] < w and 0 <= c[1] < h) or abs(cv2_area(q)) < 64:
+            return
+        sh, area = shares(lab, q)
+        if sh[1:].max(initial=0.0) < most:
+            out.append((q, NONE, float(np.sqrt(area / 1.4)), kind))
+
+    for kind, q in scene.occluders:
+        add(_rect_jitter(rng, q), 4, 0.3)
+        if kind in ("phone", "screen", "paper", "shoe", "rack"):
+            add(_rect_jitter(rng, _sub_quad(rng, q), 0.02), 4, 0.3)
+        if kind == "phone":  # inset: the finder's quad inside the phone's dark frame
+            c = q.mean(axis=0)
+            add(_rect_jitter(rng, (q - c) * rng.uniform(0.8, 0.92) + c, 0.02), 4, 0.3)
+    # slivers: along card edges (over the card, the table or both) and along occluders' edges
+    for c in list(cards)[:3]:
+        if c.visible < 0.5:
+            continue
+        cw = float(np.linalg.norm(c.outline[1] - c.outline[0]))
+        a, b, n = _edges(c.outline)[int(rng.integers(4))]
+        add(_sliver(rng, a, b, n if rng.random() < 0.7 else -n, cw), 5, 1.01)
+    for _kind, q in scene.occluders[:2]:
+        a, b, n = _edges(q)[int(rng.integers(4))]
+        size = float(np.sqrt(max(1.0, abs(cv2_area(q)))))
+        add(_sliver(rng, a, b, n if rng.random() < 0.5 else -n, 0.7 * size), 5, 0.3)
+    shapes = _table_shapes(scene, cards)
+    rng.shuffle(shapes)
+    for q in shapes[:4]:
+        add(_rect_jitter(rng, q, 0.03), 6, 0.15)
+    return out
+
+
 def generate(out: Path, shards: int, per_shard: int, seed: int, first: int = 0, families=None) -> None:  # type: ignore[no-untyped-def]
     out.mkdir(parents=True, exist_ok=True)
     for k in range(first, first + shards):
@@ -248,6 +416,7 @@ def _shard(out: Path, k: int, per_shard: int, scene_seed: int, families=None) ->
     cv2.setNumThreads(1)
     fams = families or TRAIN_FAMILIES
     rng = np.random.default_rng(scene_seed)
+    extra = np.random.default_rng([scene_seed, 1])  # the added negatives: the other samples unchanged
     decks = make_decks(rng, 6)
     patches, labels, meta = [], [], []
     for _ in range(per_shard):
@@ -257,7 +426,8 @@ def _shard(out: Path, k: int, per_shard: int, scene_seed: int, families=None) ->
         if rng.random() < 0.3:
             size = size[::-1]
         scene = scene_with_backs(rng, size, fams, decks, min_card)
-        for q, y, cw, kind in scene_samples(rng, scene):
+        cards = [c for c in scene.cards if np.linalg.norm(c.outline[1] - c.outline[0]) >= 16]
+        for q, y, cw, kind in scene_samples(rng, scene) + outline_samples(extra, scene, cards):
             patches.append(sample(scene.image, q))
             labels.append(y)
             meta.append((cw, kind))
@@ -382,6 +552,12 @@ def report(p: np.ndarray, y: np.ndarray, meta: np.ndarray) -> dict[str, object]:
             "face_called_back": int((pred & (y == FACE)).sum()),
             "none_called_back": int((pred & (y == NONE)).sum()),
         }
+    if meta.shape[0] and meta[:, 1].max() > 3:  # the no-card quads called back, by kind (see scene_samples)
+        called = p[:, BACK] > 0.3
+        res["none_called_back>0.3_by_kind"] = {
+            str(k): [int((called & (meta[:, 1] == k)).sum()), int((meta[:, 1] == k).sum())]
+            for k in range(1, 7)
+        }
     for lo, hi in ((0, 50), (50, 120), (120, 1e9)):
         sel = (meta[:, 0] >= lo) & (meta[:, 0] < hi)
         if sel.any():
@@ -429,7 +605,8 @@ def train(dirs: list[Path], weights: Path, steps: int, seed: int, minutes: float
             break
 
 
-def measure(dirs: list[Path], weights: Path, val_shards: list[int], seed: int, scenes: int) -> None:
+def measure(dirs: list[Path], weights: Path, val_shards: list[int], seed: int, scenes: int,
+            ho: Path = Path("/tmp/card_side_heldout")) -> None:
     """The trained network on the validation shards and on scenes of the held-out families."""
     import torch
     from backgrounds import HELD_OUT_FAMILIES
@@ -440,7 +617,6 @@ def measure(dirs: list[Path], weights: Path, val_shards: list[int], seed: int, s
     vx, vy, vm = load(dirs, shards=val_shards)
     print("validation (training families, own seeds):", json.dumps(report(predict(net, vx), vy, vm)),
           flush=True)
-    ho = Path("/tmp/card_side_heldout")
     if not (ho / "shard_000.npz").exists():
         ho.mkdir(parents=True, exist_ok=True)
         _shard(ho, 0, scenes, 900_000 + seed, HELD_OUT_FAMILIES)
@@ -467,6 +643,8 @@ def main() -> None:
     ap.add_argument("--weights", type=Path, default=Path("/tmp/card_side.pt"))
     ap.add_argument("--out", type=Path, default=Path("vision/models/card_side.onnx"))
     ap.add_argument("--measure", action="store_true", help="after training, also run `measure`")
+    ap.add_argument("--measure-data", type=Path, default=Path("/tmp/card_side_heldout"),
+                    help="where `measure` keeps its held-out-family shard")
     a = ap.parse_args()
     if a.what in ("generate", "all"):
         generate(a.data[0], a.shards, a.per_shard, a.seed, a.first)
@@ -475,7 +653,7 @@ def main() -> None:
     if a.what in ("export", "all"):
         export(a.weights, a.out)
     if a.measure:
-        measure(a.data, a.weights, a.val_shards, a.seed, a.measure_scenes)
+        measure(a.data, a.weights, a.val_shards, a.seed, a.measure_scenes, a.measure_data)
 
 
 if __name__ == "__main__":
