@@ -84,8 +84,8 @@ def read_index_frames(
 ) -> list[Sighting]:
     """Cards read through the corner frames the learned finder regressed at each index.
 
-    A frame at a corner of a card already read surely (``known``, or an earlier frame) is that
-    card again and is not read twice; the two corners of one card read alike are one sighting.
+    A frame at a corner of a card already read surely (``known``) is that card again and is not
+    read twice; the corners of one card read alike are one sighting.
     """
     sure = _Sure(known)
     found: list[tuple[Reading, IndexFrame]] = []
@@ -112,10 +112,11 @@ def read_index_frames(
                 best = (Reading(JOKER, 0.8, 0.0, corner_box(at)), IndexFrame(at, False, fr.score))
             if (best is not None and best[0].confidence >= rec.min_index_confidence) or not inked:
                 break
+        # a frame at a corner another frame implies is still read: that outline rests on a regressed
+        # card width, and in hands and fans a neighbour's index often lies near one of its corners
+        # (the same card read twice is one group below)
         if best is not None:
             found.append(best)
-            if best[0].confidence >= 0.9:
-                sure.pts = np.concatenate([sure.pts, best[1].outline()])
     # one card, one sighting: the same code read at a corner of the card the other frame implies
     # (the card width, hence the far corners, is the least sure part of a frame), or another
     # code read where the outlines coincide closely (an upright reading leads)
