@@ -32,6 +32,7 @@ from vision.sighting import BACK, JOKER, Sighting
 if TYPE_CHECKING:
     from vision.recognizer import Recognizer
 
+SURE = 0.9  # a reading this confident is taken as right (confidences are calibrated)
 # a step between finding the index frames and reading them: (recogniser, image, frames) → frames
 FrameStep = Callable[["Recognizer", np.ndarray, list[IndexFrame]], list[IndexFrame]]
 
@@ -117,23 +118,7 @@ def read_index_frames(
         # (the same card read twice is one group below)
         if best is not None:
             found.append(best)
-    # one card, one sighting: the same code read at a corner of the card the other frame implies
-    # (the card width, hence the far corners, is the least sure part of a frame), or another
-    # code read where the outlines coincide closely (an upright reading leads)
-    groups: list[list[tuple[Reading, IndexFrame]]] = []
-    for it in sorted(found, key=lambda t: (t[1].sideways, -t[0].confidence)):
-        centre = it[1].outline().mean(axis=0)
-        for g in groups:
-            lead = g[0][1]
-            if g[0][0].card == it[0].card:
-                same = _covers(lead, it[1].frame.origin) or _covers(it[1], lead.frame.origin)
-            else:
-                same = bool(np.linalg.norm(lead.outline().mean(axis=0) - centre) < 0.1 * lead.frame.width)
-            if same:
-                g.append(it)
-                break
-        else:
-            groups.append([it])
+    groups = group_readings(found)
     out: list[Sighting] = []
     for g in groups:
         r, fr = g[0]
@@ -143,7 +128,7 @@ def read_index_frames(
             conf *= 0.7
         if conf < rec.min_index_confidence:
             continue
-        if any(_same_card(o, r.card, r.index_corner, fr) for o in known):
+        if any(_same_card(o, r.card, r.index_corner, fr, conf) for o in known):
             continue
         out.append(
             Sighting(
@@ -155,6 +140,32 @@ def read_index_frames(
             )
         )
     return out
+
+
+def group_readings(found: list[tuple[Reading, IndexFrame]]) -> list[list[tuple[Reading, IndexFrame]]]:
+    """The readings of one card together, its surest upright reading first: the same code read at
+    a corner of the card the other frame implies (the card width, hence the far corners, is the
+    least sure part of a frame), or another code read where the outlines coincide closely, unless
+    both readings are sure: two sure readings of two codes are two cards (in a hand two indices
+    can imply one outline)."""
+    groups: list[list[tuple[Reading, IndexFrame]]] = []
+    for it in sorted(found, key=lambda t: (t[1].sideways, -t[0].confidence)):
+        centre = it[1].outline().mean(axis=0)
+        for g in groups:
+            lead = g[0][1]
+            if g[0][0].card == it[0].card:
+                same = _covers(lead, it[1].frame.origin) or _covers(it[1], lead.frame.origin)
+            else:
+                same = bool(
+                    np.linalg.norm(lead.outline().mean(axis=0) - centre) < 0.1 * lead.frame.width
+                    and min(g[0][0].confidence, it[0].confidence) < SURE
+                )
+            if same:
+                g.append(it)
+                break
+        else:
+            groups.append([it])
+    return groups
 
 
 def letters_on_a_back(image: np.ndarray, frame: CornerFrame) -> bool:
@@ -181,8 +192,8 @@ class _Sure:
     a back read whole is its lattice (a card lying on a back can still show its index there)."""
 
     def __init__(self, known: list[Sighting]) -> None:
-        sure = [np.array(o.outline) for o in known if o.confidence >= 0.9]
-        backs = [np.array(o.outline) for o in known if o.card == BACK and o.confidence < 0.9]
+        sure = [np.array(o.outline) for o in known if o.confidence >= SURE]
+        backs = [np.array(o.outline) for o in known if o.card == BACK and o.confidence < SURE]
         self.pts = np.concatenate(sure + backs) if sure or backs else np.zeros((0, 2))  # their corners
         self.polys = [q.astype(np.float32).reshape(-1, 1, 2) for q in sure]
         # each outline's bounding box: a point outside it is outside the outline
@@ -203,11 +214,17 @@ class _Sure:
 
 
 def _same_card(
-    whole: Sighting, card: str, index: tuple[tuple[float, float], ...] | None, at: IndexFrame
+    whole: Sighting,
+    card: str,
+    index: tuple[tuple[float, float], ...] | None,
+    at: IndexFrame,
+    confidence: float = 0.0,
 ) -> bool:
-    """Whether ``card``, read at the index frame ``at``, is a card already read: the same code on
-    or next to it (frames' widths are the least sure part), or its read corner where one of the
-    other's corners is (the same card read otherwise: the whole card's reading stands)."""
+    """Whether ``card``, read at the index frame ``at`` with ``confidence``, is a card already read:
+    the same code on or next to it (frames' widths are the least sure part), or its read corner
+    where one of the other's corners is (the same card read otherwise: the whole card's reading
+    stands) — unless this reading is sure and the whole card's is not (a quad round two cards of a
+    hand, read as the other one)."""
     theirs = np.array(whole.outline)
     width = at.frame.width
     if whole.card == card:
@@ -217,6 +234,8 @@ def _same_card(
             return True
         if np.linalg.norm(theirs.mean(axis=0) - at.outline().mean(axis=0)) < 0.6 * width:
             return True
+    if card != whole.card and confidence >= SURE > whole.confidence:
+        return False
     return float(np.hypot(*(theirs - at.frame.origin).T).min()) < 0.1 * width
 
 

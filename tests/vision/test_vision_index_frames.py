@@ -70,8 +70,8 @@ def test_the_coarse_pass_runs_only_for_a_big_frame_off_the_cards_already_read(
     view = np.full((700, 1000, 3), 60, np.uint8)
     rec = Recognizer("table")
     # a frame as wide as a card filling a third of the long side: it calls for the coarse pass
-    big = frame_from_vectors(np.array([100.0, 100.0]), np.array([300.0, 0.0]), np.array([0.0, 1.4]))
-    small = frame_from_vectors(np.array([600.0, 100.0]), np.array([80.0, 0.0]), np.array([0.0, 1.4]))
+    big = frame_from_vectors(np.array([100.0, 100.0]), np.array([300.0, 0.0]), np.array([0.0, 80.0]))
+    small = frame_from_vectors(np.array([600.0, 100.0]), np.array([80.0, 0.0]), np.array([0.0, 80.0]))
     runs: list[int] = []
     finder = default_finder()
     real_run = type(finder).run
@@ -163,3 +163,37 @@ def test_an_index_near_a_corner_another_frame_implies_is_still_read(
         codes, "fan"
     )
     assert Counter(s.card for s in Recognizer("table").recognize(shot.image)) == Counter(codes)
+
+
+def _reading(card: str, confidence: float) -> index_frames.Reading:
+    return index_frames.Reading(card, confidence, 0.0, ((0.0, 0.0),) * 4)
+
+
+def test_two_sure_readings_of_two_codes_are_two_cards_even_where_their_outlines_coincide() -> None:
+    # frames at opposite corners of one outline: a card's two indices, or two cards of a hand
+    top_left = frame_from_vectors(np.array([100.0, 100.0]), np.array([80.0, 0.0]), np.array([0.0, 80.0]))
+    bottom_right = frame_from_vectors(
+        np.array([180.0, 212.0]), np.array([-80.0, 0.0]), np.array([0.0, -80.0])
+    )
+    assert np.allclose(top_left.outline().mean(axis=0), bottom_right.outline().mean(axis=0))
+
+    def groups(a: float, b: float) -> list[list[str]]:
+        found = [(_reading("10D", a), top_left), (_reading("AS", b), bottom_right)]
+        return [[r.card for r, _ in g] for g in index_frames.group_readings(found)]
+
+    assert groups(0.97, 0.94) == [["10D"], ["AS"]]  # both sure: two cards
+    assert groups(0.97, 0.6) == [["10D", "AS"]]  # one unsure: a misread corner of one card
+    assert groups(0.6, 0.97) == [["AS", "10D"]]  # the surer reading leads
+    same = [(_reading("10D", 0.97), top_left), (_reading("10D", 0.95), bottom_right)]
+    assert len(index_frames.group_readings(same)) == 1  # one card read at both corners
+
+
+def test_a_sure_index_at_the_corner_of_a_quad_read_unsurely_as_another_card_is_its_own_card() -> None:
+    # a 9S/AC hand on dark cloth: the quad round both cards once read 7S (0.80) and the 9S's sure
+    # index at its corner was taken for that card again
+    codes = ["3C", "KS", "9S", "AC", "QS", "7S"]
+    shot = SimulatedCamera(size=(1280, 720), background="dark", seed=42, card_width=98).frame_for(
+        codes, "hand"
+    )
+    found = Counter(s.card for s in Recognizer("table").recognize(shot.image))
+    assert not Counter(codes) - found
