@@ -4,7 +4,10 @@ Two layouts are understood (those of the dev photos):
 
 * single-card folders: ``DIR/<CODE>/*.jpg`` — one card per image, scored as accuracy;
 * scenes: ``DIR/images/*`` + ``DIR/labels.json`` (file name → list of codes, order free) — scored as
-  precision / recall / F1 over the multiset of codes.
+  precision / recall / F1 over the multiset of codes. An optional ``DIR/optional.json`` (same form)
+  lists cards that are in the picture but need not be read (narrower than a readable index, or
+  with no index in view): a sighting of one of them counts neither for nor against (``ignored``),
+  the way a detection benchmark treats its don't-care objects.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ class EvalReport:
     true_pos: int = 0
     false_pos: int = 0
     false_neg: int = 0
+    ignored: int = 0  # sightings of cards the folder marks optional (neither right nor false)
     confusions: Counter[tuple[str, str]] = field(default_factory=Counter)
     ms: list[float] = field(default_factory=list)
     misses: list[dict[str, object]] = field(default_factory=list)
@@ -54,6 +58,7 @@ class EvalReport:
                     "true_positives": self.true_pos,
                     "false_positives": self.false_pos,
                     "false_negatives": self.false_neg,
+                    "ignored": self.ignored,
                     "precision": round(p, 4),
                     "recall": round(r, 4),
                     "f1": round(2 * p * r / max(p + r, 1e-9), 4),
@@ -78,16 +83,19 @@ def detect_layout(root: Path) -> str:
     )
 
 
-def _items(root: Path, layout: str) -> Iterator[tuple[Path, list[str]]]:
+def _items(root: Path, layout: str) -> Iterator[tuple[Path, list[str], list[str]]]:
+    """Each image with the codes it must show and those it may show (``optional.json``)."""
     if layout == "single":
         for d in sorted(p for p in root.iterdir() if p.is_dir()):
             for f in sorted(d.iterdir()):
                 if f.suffix.lower() in IMAGE_SUFFIXES:
-                    yield f, [d.name]
+                    yield f, [d.name], []
     else:
         labels = json.loads((root / "labels.json").read_text())
+        optional_file = root / "optional.json"
+        optional = json.loads(optional_file.read_text()) if optional_file.is_file() else {}
         for name, codes in sorted(labels.items()):
-            yield root / "images" / name, list(codes)
+            yield root / "images" / name, list(codes), list(optional.get(name, []))
 
 
 def evaluate(
@@ -103,7 +111,7 @@ def evaluate(
     if limit is not None:
         items = items[:limit]
     rep = EvalReport(layout)
-    for i, (path, truth) in enumerate(items):
+    for i, (path, truth, optional) in enumerate(items):
         image = read_image(path)
         t0 = time.perf_counter()
         found = recognizer.recognize(image)
@@ -120,10 +128,12 @@ def evaluate(
         else:
             t, r = Counter(truth), Counter(read)
             tp = sum((t & r).values())
+            ignored = (r - t) & Counter(optional)
             rep.true_pos += tp
-            rep.false_pos += sum((r - t).values())
+            rep.ignored += sum(ignored.values())
+            rep.false_pos += sum((r - t - ignored).values())
             rep.false_neg += sum((t - r).values())
-            missing, extra = sorted((t - r).elements()), sorted((r - t).elements())
+            missing, extra = sorted((t - r).elements()), sorted((r - t - ignored).elements())
             for a, b in zip(missing, extra, strict=False):
                 rep.confusions[(a, b)] += 1
             if missing or extra:

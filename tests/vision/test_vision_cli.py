@@ -63,6 +63,16 @@ def test_eval_scene_folder_reports_precision_recall(tmp_path: Path) -> None:
     assert out["layout"] == "scenes"
     assert (out["true_positives"], out["false_positives"], out["false_negatives"]) == (4, 1, 1)
     assert out["confusions"] == [{"truth": "8D", "read": "7D", "count": 1}]
+    assert out["ignored"] == 0
+
+    # a card the folder marks optional (in the picture but too small to require): reading it is
+    # neither right nor false; reading a card that is not there at all still is false
+    labels["1.png"] = ["10C"]
+    (tmp_path / "labels.json").write_text(json.dumps(labels))
+    (tmp_path / "optional.json").write_text(json.dumps({"1.png": ["2H"], "0.png": ["KS"]}))
+    out = json.loads(runner.invoke(app, ["vision", "eval", str(tmp_path), "--json"]).stdout)
+    assert (out["true_positives"], out["false_positives"], out["false_negatives"]) == (3, 1, 1)
+    assert out["ignored"] == 1
 
 
 def test_eval_rejects_an_unknown_layout(tmp_path: Path) -> None:

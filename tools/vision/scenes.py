@@ -582,11 +582,13 @@ def regression_targets(scene: Scene, stride: int = 4) -> np.ndarray:
 
 
 def write_benchmark(out: Path, split: str, count: int, seed: int, size: tuple[int, int]) -> None:
-    """A scene folder ``dealer vision eval`` reads, plus ``truth.json`` with outlines."""
+    """A scene folder ``dealer vision eval`` reads (``labels.json``: the cards a reader must find;
+    ``optional.json``: those it may, being too small or showing no index), plus ``truth.json``."""
     rng = np.random.default_rng(seed)
     families = HELD_OUT_FAMILIES if split == "held-out" else TRAIN_FAMILIES
     (out / "images").mkdir(parents=True, exist_ok=True)
     labels: dict[str, list[str]] = {}
+    optional: dict[str, list[str]] = {}  # in the picture, but too small or with no index in view
     truth: dict[str, object] = {}
     decks = [Deck(rng) for _ in range(8)]
     for i in range(count):
@@ -603,8 +605,10 @@ def write_benchmark(out: Path, split: str, count: int, seed: int, size: tuple[in
             and (any(c.index_visible) or (c.code == "BK" and c.visible > 0.5))
         ]
         labels[name] = [c.code for c in shown]
+        optional[name] = [c.code for c in scene.cards if c.visible > 0 and not any(c is d for d in shown)]
         truth[name] = {"family": scene.family, "cards": [c.to_json() for c in scene.cards]}
     (out / "labels.json").write_text(json.dumps(labels, indent=1))
+    (out / "optional.json").write_text(json.dumps(optional, indent=1))
     (out / "truth.json").write_text(json.dumps(truth))
 
 
