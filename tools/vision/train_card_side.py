@@ -16,6 +16,12 @@ one slid mostly off its card are ``none``. Nearly half the decks get another bac
 (``ornate_back``), dots, stripes, checks or a finer lattice, with or without a border. In training,
 half the patches of bare table get a thin box drawn round the quad (``printed_box``): a felt's
 printed layout has card-sized boxes, a plain patch in a frame that is no card.
+
+v2 (issue 13) adds, from a second generator so that every earlier sample is unchanged, ``none``
+quads fitted to what a finder mistakes for a card (``outline_samples``): each occluder's outline
+(``scenes.make_scene``'s ``Scene.occluders``: a phone and its screen, paper, a shoe, a rack, chips,
+a hand) or a card-shaped part of it, slivers along card and occluder edges, a patterned cloth's
+squares and a felt's printed boxes; and ``back`` quads fitted to part of a back (``inset_backs``).
 """
 
 from __future__ import annotations
@@ -278,7 +284,7 @@ def _sliver(
     t0, t1 = rng.uniform(0, 0.3), rng.uniform(0.7, 1.0)
     p0, p1 = a + t0 * e, a + t1 * e
     off = rng.uniform(-0.15, 0.08) * cw * inward
-    d0 = rng.uniform(0.12, 0.6) * cw
+    d0 = rng.uniform(0.1, 0.45) * cw
     if rng.random() < 0.6:  # a wedge
         d1 = d0 * rng.uniform(0.0, 0.4)
         q = np.array([p0, p1, p1 + d1 * inward, p0 + d0 * inward]) + off
@@ -358,6 +364,25 @@ def _table_shapes(scene, cards) -> list[np.ndarray]:  # type: ignore[no-untyped-
     return out
 
 
+def inset_backs(rng: np.random.Generator, scene, cards, reps: int = 2):  # type: ignore[no-untyped-def]
+    """``back`` quads fitted to part of a back, as a finder fits one inside the pattern: scaled
+    0.5–0.85, shifted up to a fifth of the width, mostly on that back (kind 0, like every card quad)."""
+    out = []
+    for c in cards:
+        if c.code != "BK" or c.visible < 0.5:
+            continue
+        cw = float(np.linalg.norm(c.outline[1] - c.outline[0]))
+        centre = c.outline.mean(axis=0)
+        for _ in range(reps):
+            q = (c.outline - centre) * rng.uniform(0.5, 0.85) + centre
+            q = q + np.clip(rng.normal(0, 0.1 * cw, 2), -0.2 * cw, 0.2 * cw)
+            q = q + np.clip(rng.laplace(0, 0.03 * cw, (4, 2)), -0.08 * cw, 0.08 * cw)
+            sh, _ = shares(scene.labels, q)
+            if c.ident < len(sh) and sh[c.ident] >= 0.7:
+                out.append((np.roll(q, -int(rng.integers(4)), axis=0), BACK, cw, 0))
+    return out
+
+
 def outline_samples(rng: np.random.Generator, scene, cards):  # type: ignore[no-untyped-def]
     """``none`` quads fitted to what is not a card: (quad, label, width, kind) with kind 4 an
     occluder's outline (a phone, its screen, a receipt or paper, a shoe, a rack, chips, a hand) or a
@@ -427,7 +452,8 @@ def _shard(out: Path, k: int, per_shard: int, scene_seed: int, families=None) ->
             size = size[::-1]
         scene = scene_with_backs(rng, size, fams, decks, min_card)
         cards = [c for c in scene.cards if np.linalg.norm(c.outline[1] - c.outline[0]) >= 16]
-        for q, y, cw, kind in scene_samples(rng, scene) + outline_samples(extra, scene, cards):
+        added = outline_samples(extra, scene, cards) + inset_backs(extra, scene, cards)
+        for q, y, cw, kind in scene_samples(rng, scene) + added:
             patches.append(sample(scene.image, q))
             labels.append(y)
             meta.append((cw, kind))
