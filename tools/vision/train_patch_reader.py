@@ -142,30 +142,20 @@ class Profile:
     min_ink: tuple[float, float] = (0.0, 0.0)
 
 
+_V2 = Profile(
+    "v2", tiny_share=0.55, scene_decks=0.3, downscale=0.5, shift=0.035, shift_max=0.09, turn=7.0, jitter=0.015
+)
 PROFILES = {
     "v1": Profile("v1"),
-    "v2": Profile(
-        "v2",
-        tiny_share=0.55,
-        scene_decks=0.3,
-        downscale=0.5,
-        shift=0.035,
-        shift_max=0.09,
-        turn=7.0,
-        jitter=0.015,
-    ),
+    "v2": _V2,
     # v3 (session 6): what v2 still missed on 50–80 px cards: washed-out and under-exposed corners,
     # strong lens blur, frames further off the index, and pale or oddly coloured tables (from the
     # training families only)
-    "v3": Profile(
-        "v3",
-        tiny_share=0.55,
-        scene_decks=0.3,
-        downscale=0.5,
+    "v3": dataclasses.replace(
+        _V2,
+        name="v3",
         shift=0.045,
         shift_max=0.12,
-        turn=7.0,
-        jitter=0.015,
         tiny_px=(30.0, 90.0),
         hard_share=0.7,
         odd_tables=0.3,
