@@ -177,9 +177,7 @@ def letters_on_a_back(image: np.ndarray, frame: CornerFrame) -> bool:
     in 33 (a joker's corner is read by the patch reader's joker head and the glyph readers instead)."""
     if not is_joker_corner(image, frame):
         return False
-    m = frame.card_to_image()
-    card = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, CARD_ASPECT], [0.0, CARD_ASPECT]]).reshape(-1, 1, 2)
-    quad = cv2.perspectiveTransform(card, m).reshape(-1, 2).astype(np.float32)
+    quad = IndexFrame(frame, False, 0.0).outline().astype(np.float32)  # the card the corner implies
     try:
         return back_probability(image, CardQuad(quad)) > BACK_THRESHOLD
     except CardSideError:  # a degenerate frame: no card to tell
@@ -218,7 +216,7 @@ def _same_card(
     card: str,
     index: tuple[tuple[float, float], ...] | None,
     at: IndexFrame,
-    confidence: float = 0.0,
+    confidence: float,
 ) -> bool:
     """Whether ``card``, read at the index frame ``at`` with ``confidence``, is a card already read:
     the same code on or next to it (frames' widths are the least sure part), or its read corner

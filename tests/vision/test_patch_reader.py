@@ -34,13 +34,7 @@ from vision.patch_reader import (
 from vision.render import CardStyle, render_back, render_card, suit_mask
 from vision.sighting import RANKS, SUITS
 
-FIXTURE = Path(__file__).parent / "data" / "patch_reader_heldout_fonts.npz"
 DECKS = ("libertine", "bookman", "lato", "biolinum")
-
-
-@pytest.fixture(scope="module")
-def masks() -> dict[str, np.ndarray]:
-    return dict(np.load(FIXTURE))
 
 
 def deck_style(deck: str, masks: dict[str, np.ndarray], k: int) -> CardStyle:

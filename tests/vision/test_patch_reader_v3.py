@@ -10,8 +10,6 @@ as the finder's frames are. The labels are the codes drawn.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import cv2
 import numpy as np
 import pytest
@@ -22,13 +20,7 @@ from vision.patch_reader import default_patch_reader, has_ink
 from vision.render import CardStyle, render_card, suit_mask
 from vision.sighting import RANKS, SUITS
 
-FIXTURE = Path(__file__).parent / "data" / "patch_reader_heldout_fonts.npz"
 CODES = [r + s for s in SUITS for r in RANKS]
-
-
-@pytest.fixture(scope="module")
-def masks() -> dict[str, np.ndarray]:
-    return dict(np.load(FIXTURE))
 
 
 def deck(name: str, masks: dict[str, np.ndarray]) -> CardStyle:

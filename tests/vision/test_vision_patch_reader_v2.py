@@ -10,8 +10,6 @@ true corner. The labels are the codes drawn.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import cv2
 import numpy as np
 import pytest
@@ -31,13 +29,7 @@ from vision.patch_reader import (
 from vision.render import CardStyle, render_card, suit_mask
 from vision.sighting import RANKS, SUITS
 
-FIXTURE = Path(__file__).parent / "data" / "patch_reader_heldout_fonts.npz"
 CODES = [r + s for s in SUITS for r in RANKS]
-
-
-@pytest.fixture(scope="module")
-def masks() -> dict[str, np.ndarray]:
-    return dict(np.load(FIXTURE))
 
 
 def deck(name: str, masks: dict[str, np.ndarray], big: bool) -> CardStyle:
