@@ -11,7 +11,9 @@ sightings, each a function of the recogniser, the image and the frames so far:
    ``step(recognizer, image, frames)`` → frames: work on the frames themselves; by default the
    corner refiner sets each corner at full resolution (``vision.corner_refiner.refine_step``);
 3. :func:`read_index_frames` — each frame's index read (with ``corner_search``, nearby corners are
-   tried where it does not read surely), a card read twice or already read whole reported once.
+   tried where it does not read surely), a card read twice or already read whole reported once;
+   where an index was seen but did not read, the finder looks again at twice its working
+   resolution round it (:func:`closer_frames`), and those frames are read too (``closer_look``).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ if TYPE_CHECKING:
     from vision.recognizer import Recognizer
 
 SURE = 0.9  # a reading this confident is taken as right (confidences are calibrated)
+CLOSER_MIN = 0.8  # a reading from the closer look counts from here (chosen on training-family scenes)
 # a step between finding the index frames and reading them: (recogniser, image, frames) → frames
 FrameStep = Callable[["Recognizer", np.ndarray, list[IndexFrame]], list[IndexFrame]]
 
@@ -86,41 +89,24 @@ def read_index_frames(
     """Cards read through the corner frames the learned finder regressed at each index.
 
     A frame at a corner of a card already read surely (``known``) is that card again and is not
-    read twice; the corners of one card read alike are one sighting.
+    read twice; the corners of one card read alike are one sighting. Where an index was seen but
+    did not read, the finder takes a closer look (:func:`closer_frames`) and those frames are read
+    too.
     """
-    sure = _Sure(known)
-    found: list[tuple[Reading, IndexFrame]] = []
-    # upright corners first: a four-index deck's mirrored corner (read sideways) is only needed
-    # for a card none of whose upright corners read surely
-    for fr in sorted(frames, key=lambda f: (f.sideways, -f.score)):
-        f = fr.frame
-        if sure.holds(fr):
-            continue
-        # an unrefined corner is only as fine as the network's working size: with a corner search,
-        # where the index does not read surely there, nearby corners are tried and the surest kept
-        best: tuple[Reading, IndexFrame] | None = None
-        for at in [f] + [_moved(f, bx, by) for bx, by in rec.corner_search]:
-            # which edge is the short one decides upright or sideways: the network's guess first
-            inked = False
-            for side in (fr.sideways, not fr.sideways):
-                r, ink = rec._read(image, at, side, colour)
-                inked = inked or ink
-                if r is not None and r.confidence >= rec.min_confidence:
-                    if best is None or r.confidence > best[0].confidence:
-                        best = (r, IndexFrame(at, side, fr.score))
-                    break
-            if best is None and inked and letters_on_a_back(image, at):
-                best = (Reading(JOKER, 0.8, 0.0, corner_box(at)), IndexFrame(at, False, fr.score))
-            if (best is not None and best[0].confidence >= rec.min_index_confidence) or not inked:
-                break
-        # a frame at a corner another frame implies is still read: that outline rests on a regressed
-        # card width, and in hands and fans a neighbour's index often lies near one of its corners
-        # (the same card read twice is one group below)
-        if best is not None:
-            found.append(best)
-    groups = group_readings(found)
+    found, unread = _read_frames(rec, image, frames, colour, known)
+    if unread and rec.closer_look:
+        more = closer_frames(rec, image, unread, [fr for _, fr in found])
+        for step in rec.frame_steps:
+            more = step(rec, image, more)
+        # a second look reads more of what is not an index (court art, pips, letter-like lattices):
+        # it has to read surely, and a joker only ever comes from the first
+        found += [
+            (r, fr)
+            for r, fr in _read_frames(rec, image, more, colour, known)[0]
+            if r.confidence >= CLOSER_MIN and r.card != JOKER
+        ]
     out: list[Sighting] = []
-    for g in groups:
+    for g in group_readings(found):
         r, fr = g[0]
         agree = [x[0].confidence for x in g if x[0].card == r.card]
         conf = 1.0 - float(np.prod([1.0 - c for c in agree]))
@@ -140,6 +126,117 @@ def read_index_frames(
             )
         )
     return out
+
+
+def _read_frames(
+    rec: Recognizer, image: np.ndarray, frames: list[IndexFrame], colour: bool, known: list[Sighting]
+) -> tuple[list[tuple[Reading, IndexFrame]], list[IndexFrame]]:
+    """Each frame's reading where its index reads, and the frames where index-like ink showed
+    but read nothing sure enough to stand on its own."""
+    sure = _Sure(known)
+    found: list[tuple[Reading, IndexFrame]] = []
+    unread: list[IndexFrame] = []
+    # upright corners first: a four-index deck's mirrored corner (read sideways) is only needed
+    # for a card none of whose upright corners read surely
+    for fr in sorted(frames, key=lambda f: (f.sideways, -f.score)):
+        f = fr.frame
+        if sure.holds(fr):
+            continue
+        # an unrefined corner is only as fine as the network's working size: with a corner search,
+        # where the index does not read surely there, nearby corners are tried and the surest kept
+        best: tuple[Reading, IndexFrame] | None = None
+        inked = False
+        for at in [f] + [_moved(f, bx, by) for bx, by in rec.corner_search]:
+            # which edge is the short one decides upright or sideways: the network's guess first
+            inked = False
+            for side in (fr.sideways, not fr.sideways):
+                r, ink = rec._read(image, at, side, colour)
+                inked = inked or ink
+                if r is not None and r.confidence >= rec.min_confidence:
+                    if best is None or r.confidence > best[0].confidence:
+                        best = (r, IndexFrame(at, side, fr.score))
+                    break
+            if best is None and inked and letters_on_a_back(image, at):
+                best = (Reading(JOKER, 0.8, 0.0, corner_box(at)), IndexFrame(at, False, fr.score))
+            if (best is not None and best[0].confidence >= rec.min_index_confidence) or not inked:
+                break
+        # a frame at a corner another frame implies is still read: that outline rests on a regressed
+        # card width, and in hands and fans a neighbour's index often lies near one of its corners
+        # (the same card read twice is one group below)
+        if best is not None:
+            found.append(best)
+        if inked and (best is None or best[0].confidence < rec.min_index_confidence):
+            unread.append(fr)
+    return found, unread
+
+
+def closer_frames(
+    rec: Recognizer, image: np.ndarray, unread: list[IndexFrame], read: list[IndexFrame]
+) -> list[IndexFrame]:
+    """Index frames from a second look, at twice the finder's working resolution, round the
+    indices that were seen but did not read: at the working size an index of a small card or of
+    one in a tight stack is a few map pixels, and the corner regressed there mixes neighbours.
+    Frames at a corner already read are left out."""
+    h, w = image.shape[:2]
+    scale = max(h, w) / rec.finder_size / 2  # full-image pixels per network pixel, this time
+    if scale < 1.0:  # the first look already saw the frame at (nearly) full resolution
+        return []
+    out: list[IndexFrame] = []
+    for x0, y0, x1, y1 in _windows(unread, scale, w, h):
+        crop = image[y0:y1, x0:x1]
+        maps = default_finder().run(crop, int(round(max(x1 - x0, y1 - y0) / scale)))
+        for fr in index_frames(maps, rec.min_index_heat):
+            p = _index_point(fr)
+            if not (_MARGIN * scale <= p[0] <= x1 - x0 - _MARGIN * scale):
+                continue
+            if not (_MARGIN * scale <= p[1] <= y1 - y0 - _MARGIN * scale):
+                continue
+            moved = _offset(fr, x0, y0)
+            if any(np.linalg.norm(moved.frame.origin - o.frame.origin) < 0.1 * o.frame.width for o in read):
+                continue
+            out.append(moved)
+    return out
+
+
+_MARGIN = 8  # network pixels at a window's edge where the finder lacks context: frames there are left
+
+
+def _windows(frames: list[IndexFrame], scale: float, w: int, h: int) -> list[tuple[int, int, int, int]]:
+    """Boxes (x0, y0, x1, y1) of the image round the frames' indices, each about three card widths
+    and at least 128 network pixels across, overlapping ones merged."""
+    boxes = []
+    for fr in frames:
+        cx, cy = _index_point(fr)
+        half = max(1.5 * fr.frame.width, 64 * scale)
+        boxes.append([cx - half, cy - half, cx + half, cy + half])
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(boxes)):
+            for k in range(i + 1, len(boxes)):
+                a, b = boxes[i], boxes[k]
+                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                    boxes[i] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
+                    del boxes[k]
+                    merged = True
+                    break
+            if merged:
+                break
+    out = []
+    for x0, y0, x1, y1 in boxes:
+        box = (max(0, int(x0)), max(0, int(y0)), min(w, int(np.ceil(x1))), min(h, int(np.ceil(y1))))
+        if box[2] - box[0] >= 32 and box[3] - box[1] >= 32:
+            out.append(box)
+    return out
+
+
+def _offset(fr: IndexFrame, dx: float, dy: float) -> IndexFrame:
+    """Frame ``fr`` of a crop, in the pixels of the image the crop starts (``dx``, ``dy``) into."""
+    f = fr.frame
+    hom = None
+    if f.homography is not None:
+        hom = np.array([[1.0, 0.0, dx], [0.0, 1.0, dy], [0.0, 0.0, 1.0]]) @ f.homography
+    return IndexFrame(CornerFrame(f.origin + [dx, dy], f.x, f.y, f.width, hom), fr.sideways, fr.score)
 
 
 def group_readings(found: list[tuple[Reading, IndexFrame]]) -> list[list[tuple[Reading, IndexFrame]]]:

@@ -89,6 +89,8 @@ class Recognizer:
         # a card read only through the learned finder's corner frames (no outline traced to back it)
         self.min_index_confidence = min_index_confidence
         self.coarse_pass = True  # a second, half-size pass of the learned finder for big cards
+        # a second look at twice the finder's resolution round indices seen but not read
+        self.closer_look = True
         # work on the index frames between finding and reading them (vision.index_frames.FrameStep):
         # the corner-refinement network sets each regressed corner at full resolution
         self.frame_steps: tuple[FrameStep, ...] = (refine_step,)
