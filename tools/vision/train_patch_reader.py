@@ -38,7 +38,7 @@ from scenes import random_style as scene_style  # noqa: E402
 from torch_tools import export_onnx, out_of_time  # noqa: E402
 
 from vision.detect import CardQuad, CornerFrame  # noqa: E402
-from vision.index import PH, PW, cut_patch  # noqa: E402
+from vision.index import PH, PW, PX, cut_patch  # noqa: E402
 from vision.patch_reader import INPUT_H, INPUT_W, N_OUT, N_RANK, N_SUIT, RANKS, SUITS  # noqa: E402
 from vision.render import CARD_ASPECT, CardStyle, render_back, render_card  # noqa: E402
 
@@ -144,6 +144,9 @@ class Profile:
     # averaging) straight to their size on the table, as a renderer or a camera without an optical
     # low-pass filter decimates: thin strokes break up and alias instead of fading evenly
     alias: float = 0.0
+    # share of cards with another card of the same deck laid over them as in a hand or a fan (its own
+    # index beside theirs); a patch is labelled by the index in its index column (``neighbour_labels``)
+    fans: float = 0.0
 
 
 _V2 = Profile(
@@ -172,6 +175,9 @@ PROFILES = {
 PROFILES["v4"] = dataclasses.replace(
     PROFILES["v3"], name="v4", tiny_share=0.8, tiny_px=(45.0, 90.0), hard_share=0.45, alias=0.5
 )
+# v4f: v4 with hands and fans (another card of the deck over a third of the cards, its index beside
+# theirs), where v3 read nothing or the neighbour's index
+PROFILES["v4f"] = dataclasses.replace(PROFILES["v4"], name="v4f", fans=0.35)
 
 
 def perturbed_frame(
@@ -323,6 +329,58 @@ def ink_contrast(frame: np.ndarray, card_to_image: np.ndarray, box: tuple[float,
     return float(hi - lo)
 
 
+def lay_neighbour(
+    rng: np.random.Generator,
+    frame: np.ndarray,
+    style: CardStyle,
+    card_to_image: np.ndarray,
+    rw: int,
+    s: float,
+    shrink: int,
+) -> tuple[str, np.ndarray, np.ndarray]:
+    """Another card of the deck laid over this one as the next card of a hand or a fan: shifted by
+    0.12–0.55 card widths across and −0.1–0.45 down (or the other way round), turned up to ±20°, with its
+    drop shadow. Returns its code, its card-to-frame matrix and the mask of what it covers."""
+    code = "BK" if rng.random() < 0.1 else FACES[int(rng.integers(len(FACES)))]
+    card = (
+        render_back(rw, style)
+        if code == "BK"
+        else render_card(code, rw, style, seed=int(rng.integers(1 << 30)))
+    )
+    rh = card.image.shape[0]
+    size = (max(4, round(rw * s)), max(4, round(rh * s)))
+    small = cv2.resize(card.image, size, interpolation=shrink)
+    smask = cv2.resize(card.mask, size, interpolation=cv2.INTER_AREA)
+    th = np.deg2rad(rng.uniform(-20, 20))
+    dx, dy = rng.uniform(0.12, 0.55), rng.uniform(-0.1, 0.45)
+    if rng.random() < 0.3:
+        dx, dy = -dx, -dy
+    to_this = np.array([[np.cos(th), -np.sin(th), dx], [np.sin(th), np.cos(th), dy], [0.0, 0.0, 1.0]])
+    its_card_to_image = card_to_image @ to_this
+    g = its_card_to_image @ np.diag([1.0 / size[0], 1.0 / size[0], 1.0])
+    h, w = frame.shape[:2]
+    warped = cv2.warpPerspective(small, g, (w, h), flags=cv2.INTER_LINEAR)
+    alpha = cv2.warpPerspective(smask, g, (w, h)).astype(np.float32) / 255.0
+    tw = float(np.linalg.norm(card_to_image[:2, 0]))
+    sd = cv2.GaussianBlur(alpha, (0, 0), max(1.0, 0.02 * tw))
+    off = rng.normal(0, 0.015 * tw, 2).round().astype(int)
+    sd = 1.0 - float(rng.uniform(0.15, 0.45)) * np.roll(sd, (int(off[1]), int(off[0])), axis=(0, 1))
+    shaded = cv2.multiply(frame.astype(np.float32), cv2.merge([sd, sd, sd]), dtype=cv2.CV_8U)
+    frame[:] = cv2.blendLinear(warped, shaded, alpha, 1.0 - alpha)
+    return code, its_card_to_image, alpha > 0.5
+
+
+def in_index_column(card_to_patch: np.ndarray, box: tuple[float, ...], sideways: bool) -> bool:
+    """Whether the centre of ``box`` (card units) falls in the patch's index column, where the recogniser
+    takes the index to be (``vision.patch_reader.index_reading``)."""
+    x, y, w, h = box
+    c = cv2.perspectiveTransform(np.array([[[x + w / 2, y + h / 2]]]), card_to_patch).reshape(2)
+    x0, x1 = 0.02 * PX, 0.2 * PX
+    if sideways:
+        x0, x1 = PW - x1, PW - x0
+    return bool(x0 <= c[0] <= x1 and 0.03 * PX <= c[1] <= 0.5 * PX)
+
+
 def occlude(rng: np.random.Generator, frame: np.ndarray, quad: np.ndarray, tw: float) -> np.ndarray:
     """Another card's edge lying over this one near a corner; returns the covered mask."""
     h, w = frame.shape[:2]
@@ -355,6 +413,68 @@ def occlude(rng: np.random.Generator, frame: np.ndarray, quad: np.ndarray, tw: f
     alpha = mask.astype(np.float32) / 255.0
     frame[:] = cv2.blendLinear(top, shaded, alpha, 1.0 - alpha)
     return mask > 127
+
+
+def shown(
+    boxes: list[tuple[str, tuple[float, ...], bool]],
+    inks: list[float],
+    card_to_patch: np.ndarray,
+    card_to_image: np.ndarray,
+    occluded: np.ndarray | None,
+    prof: Profile,
+) -> tuple[int, int, int]:
+    """Whether the rank, the suit and the joker column of one card show in a patch: 1 shown, 0 not, -1
+    in between (left out of the loss), judged over each of its index boxes."""
+    rank = suit = joker = 0
+    for j, (what, box, flipped) in enumerate(boxes):
+        v = label_of(box_in_patch(card_to_patch, card_to_image, box, flipped, occluded))
+        if v == 1 and inks:  # shown, but too faint to read: reject; nearly too faint: left out
+            v = 0 if inks[j] < prof.min_ink[0] else -1 if inks[j] < prof.min_ink[1] else 1
+        if v == 0:
+            continue
+        if what == "rank":
+            rank = v if rank != 1 else 1
+        elif what == "suit":
+            suit = v if suit != 1 else 1
+        else:
+            joker = v if joker != 1 else 1
+    return rank, suit, joker
+
+
+def neighbour_labels(
+    labels: tuple[int, int, int],
+    neighbour: tuple[str, np.ndarray],
+    boxes: list[tuple[str, tuple[float, ...], bool]],
+    inks: list[float],
+    m: np.ndarray,
+    sideways: bool,
+    prof: Profile,
+) -> tuple[int, int, int]:
+    """A patch's (rank, suit, joker) labels with the neighbour card's index taken into account: where one
+    of its boxes sits in the patch's index column, that index is the one the patch shows; where both
+    cards' indices would be shown there, or either only half, the head is left out of the loss."""
+    code, to_image = neighbour
+    to_patch = np.linalg.inv(m) @ to_image
+    near = [j for j, (_, box, _) in enumerate(boxes) if in_index_column(to_patch, box, sideways)]
+    if not near:
+        return labels
+    states = shown(
+        [boxes[j] for j in near], [inks[j] for j in near] if inks else [], to_patch, to_image, None, prof
+    )
+    classes = (
+        RANKS.index(code[:-1]) if code != "JK" else R_REJ,
+        SUITS.index(code[-1]) if code != "JK" else S_REJ,
+        1,
+    )
+    out = []
+    for label, state, cls, reject in zip(labels, states, classes, (R_REJ, S_REJ, 0), strict=True):
+        if state == 0 or label == IGNORE:
+            out.append(label)
+        elif state == -1 or (label != reject and label != cls):
+            out.append(IGNORE)
+        else:
+            out.append(cls)
+    return out[0], out[1], out[2]
 
 
 def make_card(
@@ -422,8 +542,15 @@ def make_card(
         frame = cv2.multiply(frame.astype(np.float32), cv2.merge([sd, sd, sd]), dtype=cv2.CV_8U)
     frame = cv2.blendLinear(warped, frame, alpha, 1.0 - alpha)
     corners = dst.astype(np.float64)  # card corners in the frame, clockwise from top-left
-    occluded = occlude(rng, frame, corners, tw) if rng.random() < 0.25 else None
     card_to_image = g @ np.diag([sw, sw, 1.0])  # card units (width 1) to frame pixels
+    neighbour: tuple[str, np.ndarray] | None = None
+    covered = None
+    if prof.fans and code != "BK" and rng.random() < prof.fans:
+        code_b, b_to_image, covered = lay_neighbour(rng, frame, style, card_to_image, rw, s, shrink)
+        neighbour = (code_b, b_to_image)
+    occluded = occlude(rng, frame, corners, tw) if rng.random() < 0.25 else None
+    if covered is not None:
+        occluded = covered if occluded is None else occluded | covered
     if k_down > 1.0:
         if rng.random() < 0.4:  # the lens' own softness before the sensor's sampling
             frame = cv2.GaussianBlur(frame, (0, 0), float(rng.uniform(0.2, 0.7) * k_down))
@@ -433,6 +560,8 @@ def make_card(
         sx, sy = nw / fw, nh / fh
         down = np.array([[sx, 0, 0.5 * sx - 0.5], [0, sy, 0.5 * sy - 0.5], [0, 0, 1.0]])
         card_to_image = down @ card_to_image
+        if neighbour is not None:
+            neighbour = (neighbour[0], down @ neighbour[1])
         corners = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), down).reshape(-1, 2)
         if occluded is not None:
             occluded = cv2.resize(occluded.astype(np.uint8), (nw, nh), interpolation=cv2.INTER_NEAREST) > 0
@@ -445,6 +574,13 @@ def make_card(
     frame = degrade(rng, frame, noise, clean)
     # the ink is measured after light, glare and blur but before the noise, which would only hide it
     inks = [ink_contrast(clean[0], card_to_image, box) for _, box, _ in boxes] if prof.min_ink[1] else []
+    boxes_b: list[tuple[str, tuple[float, ...], bool]] = []
+    inks_b: list[float] = []
+    if neighbour is not None and neighbour[0] != "BK":
+        boxes_b = index_boxes(style, neighbour[0])
+        inks_b = (
+            [ink_contrast(clean[0], neighbour[1], box) for _, box, _ in boxes_b] if prof.min_ink[1] else []
+        )
 
     specs: list[tuple[int, bool, bool]] = [(0, False, False), (2, False, False)]
     for k in (1, 3):
@@ -460,20 +596,8 @@ def make_card(
         f = perturbed_frame(rng, corners, k, tw, far, prof)
         patch, m = cut_patch(frame, f, sideways)
         card_to_patch = np.linalg.inv(m) @ card_to_image
-        rank = suit = joker = 0
+        rank, suit, joker = shown(boxes, inks, card_to_patch, card_to_image, occluded, prof)
         rank_l, suit_l, joker_l = R_REJ, S_REJ, 0
-        for j, (what, box, flipped) in enumerate(boxes):
-            v = label_of(box_in_patch(card_to_patch, card_to_image, box, flipped, occluded))
-            if v == 1 and inks:  # shown, but too faint to read: reject; nearly too faint: left out
-                v = 0 if inks[j] < prof.min_ink[0] else -1 if inks[j] < prof.min_ink[1] else 1
-            if v == 0:
-                continue
-            if what == "rank":
-                rank = v if rank != 1 else 1
-            elif what == "suit":
-                suit = v if suit != 1 else 1
-            else:
-                joker = v if joker != 1 else 1
         if rank == 1:
             rank_l = RANKS.index(code[:-1])
         elif rank == -1:
@@ -486,6 +610,10 @@ def make_card(
             joker_l = 1
         elif joker == -1:
             joker_l = IGNORE
+        if boxes_b and neighbour is not None:
+            rank_l, suit_l, joker_l = neighbour_labels(
+                (rank_l, suit_l, joker_l), neighbour, boxes_b, inks_b, m, sideways, prof
+            )
         small_patch = cv2.resize(patch, (INPUT_W, INPUT_H), interpolation=cv2.INTER_AREA)
         out.append((small_patch, rank_l, suit_l, joker_l))
     return out
