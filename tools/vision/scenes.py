@@ -161,17 +161,22 @@ def _view(rng: np.random.Generator, w: int, h: int, card_px: float) -> np.ndarra
     return shift @ scale @ persp @ rot
 
 
+LAYOUTS = ("single", "scatter", "row", "hand", "fan", "stack")
+LAYOUT_P = (0.1, 0.25, 0.2, 0.2, 0.15, 0.1)  # the benchmark's and the first training stage's mix
+
+
 def _place(
-    rng: np.random.Generator, codes: list[str], extent: tuple[float, float]
+    rng: np.random.Generator,
+    codes: list[str],
+    extent: tuple[float, float],
+    layout_p: tuple[float, ...] = LAYOUT_P,
 ) -> list[tuple[str, float, float, float]]:
     """Placements (code, centre x, centre y, angle°) in card units, drawn in order (later on top)."""
     ex, ey = extent
     out: list[tuple[str, float, float, float]] = []
     i = 0
     while i < len(codes):
-        kind = rng.choice(
-            ["single", "scatter", "row", "hand", "fan", "stack"], p=[0.1, 0.25, 0.2, 0.2, 0.15, 0.1]
-        )
+        kind = rng.choice(list(LAYOUTS), p=list(layout_p))
         cx, cy = rng.uniform(-ex / 2, ex / 2), rng.uniform(-ey / 2, ey / 2)
         base = rng.uniform(0, 360) if rng.random() < 0.5 else rng.normal(0, 8)
         if kind in ("single", "scatter"):
@@ -382,9 +387,15 @@ def make_scene(
     max_cards: int = 12,
     min_card: float = 8.0,
     backs: int = 6,
+    back_designs: float = 0.0,
+    layout_p: tuple[float, ...] = LAYOUT_P,
 ) -> Scene:
     """One scene ``size`` = (w, h) with its label map and card truths. Cards are drawn from a pool
-    holding each face once, the joker twice and the back ``backs`` times."""
+    holding each face once, the joker twice and the back ``backs`` times. That share
+    ``back_designs`` of the backs gets art of its own (``varied_back``: borderless, dense or bold
+    lattices, diamonds, stripes, dots, checks) instead of the deck's; ``layout_p`` weighs single,
+    scatter, row, hand, fan and stack. The defaults are what the benchmark folders were written
+    with (same scenes, byte for byte)."""
     w, h = size
     light_share = [f for f in families if f in LIGHT]
     use_light = bool(light_share) and rng.random() < 0.4  # at least a third of draws: light tables
@@ -401,7 +412,7 @@ def make_scene(
     pool = FACES + ["BK"] * backs + ["JK"] * 2
     codes = [pool[int(k)] for k in rng.integers(len(pool), size=n)]
     extent = (W / card_px * 0.9, H / card_px * 0.9)
-    placements = _place(rng, codes, extent)
+    placements = _place(rng, codes, extent, layout_p)
     labels = np.zeros((H, W), np.int32)
     outline_unit = _rounded_outline(deck.style.corner_radius)
     truths = []
@@ -419,7 +430,8 @@ def make_scene(
         poly = to_image(to_plane(outline_unit))
         if not np.isfinite(corners).all() or np.abs(corners).max() > 4 * max(W, H):
             continue
-        face = deck.face(code)
+        own_art = back_designs > 0 and code == "BK" and rng.random() < back_designs
+        face = varied_back(rng, deck.style.paper) if own_art else deck.face(code)
         fh, fw = face.shape[:2]
         m = cv2.getPerspectiveTransform(
             np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32), corners.astype(np.float32)
@@ -475,6 +487,59 @@ def make_scene(
             CardTruth(code, corners / ss, tuple(q / ss for q in iq), float(min(1.0, vis)), iv, ident)
         )
     return Scene(out, labels, tuple(cards), family, tuple((k, q / ss) for k, q in occluders))
+
+
+def varied_back(rng: np.random.Generator, paper: tuple[int, int, int]) -> np.ndarray:
+    """A card back of random design (FACE_PX wide): a lattice of any density and contrast, diamonds,
+    stripes, dots or checks, with a paper border or none, sometimes a centre emblem.
+    Backs are where the finder has no index to go by: the whole face is texture."""
+    w, h = FACE_PX, int(round(FACE_PX * CARD_ASPECT))
+    base = rng.uniform(10, 230, 3)
+    if rng.random() < 0.5:  # pattern lighter or darker than the ground, by a little or a lot
+        ink = np.clip(base + rng.choice([-1, 1]) * rng.uniform(40, 170), 0, 255)
+    else:
+        ink = rng.uniform(0, 255, 3)
+    base_c, ink_c = tuple(float(v) for v in base), tuple(float(v) for v in ink)
+    img = np.full((h, w, 3), base_c, np.uint8)
+    kind = str(rng.choice(["lattice", "lattice", "diamonds", "stripes", "dots", "checks"]))
+    step = int(rng.uniform(w / 32, w / 6))
+    thick = int(rng.integers(1, max(2, step // 2)))
+    if kind == "lattice":
+        for k in range(-h, w + h, step):
+            cv2.line(img, (k, 0), (k + h, h), ink_c, thick)
+            cv2.line(img, (k, 0), (k - h, h), ink_c, thick)
+    elif kind == "diamonds":
+        yy, xx = np.mgrid[0:h, 0:w]
+        cell = ((xx + yy) // step + (xx - yy + 4 * h) // step) % 2 == 0
+        img[cell] = ink.astype(np.uint8)
+    elif kind == "stripes":
+        a = rng.uniform(0, np.pi)
+        yy, xx = np.mgrid[0:h, 0:w]
+        t = (xx * np.cos(a) + yy * np.sin(a)) % step
+        img[t < thick] = ink.astype(np.uint8)
+    elif kind == "dots":
+        for y in range(step // 2, h, step):
+            for x in range(step // 2 + (y // step % 2) * step // 2, w, step):
+                cv2.circle(img, (x, y), max(1, thick), ink_c, -1, cv2.LINE_AA)
+    elif kind == "checks":
+        yy, xx = np.mgrid[0:h, 0:w]
+        img[(xx // step + yy // step) % 2 == 0] = ink.astype(np.uint8)
+    if rng.random() < 0.4:
+        cv2.ellipse(
+            img,
+            (w // 2, h // 2),
+            (int(w * rng.uniform(0.1, 0.3)), int(h * rng.uniform(0.08, 0.2))),
+            0,
+            0,
+            360,
+            ink_c,
+            int(rng.integers(2, 8)),
+        )
+    if rng.random() < 0.6:  # a border (paper or a colour of its own); the rest are printed to the edge
+        b = int(w * rng.uniform(0.02, 0.1))
+        border = paper if rng.random() < 0.8 else tuple(float(v) for v in rng.uniform(0, 255, 3))
+        img[:b], img[-b:], img[:, :b], img[:, -b:] = border, border, border, border
+    return img
 
 
 def _index_shows(labels: np.ndarray, quad: np.ndarray, ident: int) -> bool:

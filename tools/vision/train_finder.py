@@ -35,11 +35,22 @@ SIZE = 256  # training scene size; the net is fully convolutional and runs at an
 STRIDE = 4  # output maps are at a quarter of the input resolution
 
 
-def generate(out: Path, shards: int, per_shard: int, seed: int, first: int = 0) -> None:
-    """Write ``shards`` npz files of ``per_shard`` scenes each (images and uint8 targets)."""
+def generate(
+    out: Path,
+    shards: int,
+    per_shard: int,
+    seed: int,
+    first: int = 0,
+    backs: int = 6,
+    back_designs: float = 0.0,
+    layout_p: tuple[float, ...] | None = None,
+) -> None:
+    """Write ``shards`` npz files of ``per_shard`` scenes each (images and uint8 targets). ``backs``,
+    ``back_designs`` and ``layout_p`` go to ``scenes.make_scene`` (the backs stage; the first stage
+    keeps their defaults)."""
     import cv2
     from backgrounds import TRAIN_FAMILIES
-    from scenes import Deck, make_scene, regression_targets, targets
+    from scenes import LAYOUT_P, Deck, make_scene, regression_targets, targets
 
     cv2.setNumThreads(1)
     out.mkdir(parents=True, exist_ok=True)
@@ -51,7 +62,15 @@ def generate(out: Path, shards: int, per_shard: int, seed: int, first: int = 0) 
         decks = [Deck(rng) for _ in range(6)]
         imgs, tgts, regs = [], [], []
         for _ in range(per_shard):
-            s = make_scene(rng, (SIZE, SIZE), TRAIN_FAMILIES, decks)
+            s = make_scene(
+                rng,
+                (SIZE, SIZE),
+                TRAIN_FAMILIES,
+                decks,
+                backs=backs,
+                back_designs=back_designs,
+                layout_p=layout_p or LAYOUT_P,
+            )
             imgs.append(s.image)
             tgts.append((targets(s, STRIDE) * 255).round().astype(np.uint8))
             regs.append(regression_targets(s, STRIDE).astype(np.float16))
@@ -245,9 +264,13 @@ def main() -> None:
     ap.add_argument("--batch", type=int, default=6)
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--out", type=Path, default=Path("vision/models/finder.onnx"))
+    ap.add_argument("--backs", type=int, default=6, help="generate: backs in the pool of 52 faces")
+    ap.add_argument("--back-designs", type=float, default=0.0, help="generate: share of backs with own art")
+    ap.add_argument("--layouts", default="", help="generate: single,scatter,row,hand,fan,stack weights")
     a = ap.parse_args()
+    layout_p = tuple(float(v) for v in a.layouts.split(",")) if a.layouts else None
     if a.what in ("generate", "all"):
-        generate(a.data[0], a.shards, a.per_shard, a.seed, a.first)
+        generate(a.data[0], a.shards, a.per_shard, a.seed, a.first, a.backs, a.back_designs, layout_p)
     if a.what in ("train", "all"):
         train(a.data, a.weights, a.steps, a.seed, a.batch, a.threads, a.crop, a.lr, a.init)
     if a.what in ("export", "all"):
