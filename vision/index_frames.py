@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 
 from vision.card_side import BACK_THRESHOLD, CardSideError, back_probability
+from vision.closer_look import closer_scale, look, windows
 from vision.detect import CardQuad, CornerFrame
 from vision.finder import FinderMaps, IndexFrame, default_finder, index_frames
 from vision.index import Reading, corner_box, is_joker_corner
@@ -173,23 +174,26 @@ def _read_frames(
 def closer_frames(
     rec: Recognizer, image: np.ndarray, unread: list[IndexFrame], read: list[IndexFrame]
 ) -> list[IndexFrame]:
-    """Index frames from a second look, at twice the finder's working resolution, round the
-    indices that were seen but did not read: at the working size an index of a small card or of
-    one in a tight stack is a few map pixels, and the corner regressed there mixes neighbours.
-    Frames at a corner already read are left out."""
+    """Index frames from the finder's closer look (``vision.closer_look``) round the indices that
+    were seen but did not read: at the working size an index of a small card or of one in a tight
+    fan is a few map pixels, and the corner regressed there mixes neighbours. Frames at a corner
+    already ``read`` are left out, and those at a window's edge, where the finder lacked context."""
     h, w = image.shape[:2]
-    scale = max(h, w) / rec.finder_size / 2  # full-image pixels per network pixel, this time
-    if scale < 1.0:  # the first look already saw the frame at (nearly) full resolution
+    scale = closer_scale(image, rec.finder_size)
+    if scale is None:
         return []
+    around = []  # about three card widths round each index
+    for fr in unread:
+        cx, cy = _index_point(fr)
+        half = 1.5 * fr.frame.width
+        around.append((cx - half, cy - half, cx + half, cy + half))
     out: list[IndexFrame] = []
-    for x0, y0, x1, y1 in _windows(unread, scale, w, h):
-        crop = image[y0:y1, x0:x1]
-        maps = default_finder().run(crop, int(round(max(x1 - x0, y1 - y0) / scale)))
-        for fr in index_frames(maps, rec.min_index_heat):
-            p = _index_point(fr)
-            if not (_MARGIN * scale <= p[0] <= x1 - x0 - _MARGIN * scale):
-                continue
-            if not (_MARGIN * scale <= p[1] <= y1 - y0 - _MARGIN * scale):
+    for box in windows(around, scale, w, h):
+        x0, y0, x1, y1 = box
+        edge = _MARGIN * scale
+        for fr in index_frames(look(image, box, scale), rec.min_index_heat):
+            px, py = _index_point(fr)
+            if not (edge <= px <= x1 - x0 - edge and edge <= py <= y1 - y0 - edge):
                 continue
             moved = _offset(fr, x0, y0)
             if any(np.linalg.norm(moved.frame.origin - o.frame.origin) < 0.1 * o.frame.width for o in read):
@@ -199,35 +203,6 @@ def closer_frames(
 
 
 _MARGIN = 8  # network pixels at a window's edge where the finder lacks context: frames there are left
-
-
-def _windows(frames: list[IndexFrame], scale: float, w: int, h: int) -> list[tuple[int, int, int, int]]:
-    """Boxes (x0, y0, x1, y1) of the image round the frames' indices, each about three card widths
-    and at least 128 network pixels across, overlapping ones merged."""
-    boxes = []
-    for fr in frames:
-        cx, cy = _index_point(fr)
-        half = max(1.5 * fr.frame.width, 64 * scale)
-        boxes.append([cx - half, cy - half, cx + half, cy + half])
-    merged = True
-    while merged:
-        merged = False
-        for i in range(len(boxes)):
-            for k in range(i + 1, len(boxes)):
-                a, b = boxes[i], boxes[k]
-                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
-                    boxes[i] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
-                    del boxes[k]
-                    merged = True
-                    break
-            if merged:
-                break
-    out = []
-    for x0, y0, x1, y1 in boxes:
-        box = (max(0, int(x0)), max(0, int(y0)), min(w, int(np.ceil(x1))), min(h, int(np.ceil(y1))))
-        if box[2] - box[0] >= 32 and box[3] - box[1] >= 32:
-            out.append(box)
-    return out
 
 
 def _offset(fr: IndexFrame, dx: float, dy: float) -> IndexFrame:

@@ -25,6 +25,7 @@ import numpy as np
 
 from vision.calibration import Calibration
 from vision.card_side import BACK_THRESHOLD, CardSideError, back_probability, card_side
+from vision.closer_look import closer_quads
 from vision.corner_refiner import refine_step
 from vision.detect import CardQuad, CornerFrame, Detection, detect_cards, min_channel
 from vision.finder import FinderMaps, default_finder, find_cards
@@ -44,6 +45,8 @@ from vision.render import CARD_ASPECT
 from vision.sighting import BACK, JOKER, RED_SUITS, Sighting
 
 Mode = Literal["shoe", "table"]
+# the narrowest card looked for, as a share of the frame's long side
+MIN_CARD_FRACTION: dict[Mode, float] = {"shoe": 0.1, "table": 0.025}
 Finder = Literal["learned", "classic", "both"]
 FINDERS = ("learned", "classic", "both")
 # chosen by measurement (docs/vision.md): which finder each mode uses unless told
@@ -89,7 +92,8 @@ class Recognizer:
         # a card read only through the learned finder's corner frames (no outline traced to back it)
         self.min_index_confidence = min_index_confidence
         self.coarse_pass = True  # a second, half-size pass of the learned finder for big cards
-        # a second look at twice the finder's resolution round indices seen but not read
+        # a second look at twice the finder's resolution where the first left doubt: round indices
+        # seen but not read, and on card surface no card read covers (vision.closer_look)
         self.closer_look = True
         # work on the index frames between finding and reading them (vision.index_frames.FrameStep):
         # the corner-refinement network sets each regressed corner at full resolution
@@ -333,7 +337,7 @@ class Recognizer:
     def _find(self, view: np.ndarray) -> tuple[Detection, FinderMaps | None]:
         """Card quads and corner candidates from the chosen finder (or both, merged), and the
         learned finder's maps (whose index frames are found once the quads are read)."""
-        min_fraction = 0.1 if self.mode == "shoe" else 0.025
+        min_fraction = MIN_CARD_FRACTION[self.mode]
         dets = []
         maps: FinderMaps | None = None
         if self.finder in ("classic", "both"):
@@ -382,6 +386,11 @@ class Recognizer:
         frames = find_frames(self, view, maps, sightings) if maps is not None else []
         for s in read_index_frames(self, view, frames, colour, sightings):
             sightings.append(s)
+        if maps is not None and self.mode == "table" and self.closer_look:
+            for q in closer_quads(view, maps, sightings, self.finder_size, MIN_CARD_FRACTION[self.mode]):
+                if s := self._read_quad(view, q, colour):
+                    sightings.append(s)
+                    read_tentative.append(q)
         if self.mode == "table" or not sightings:
             whole = [np.array(q.corners, np.float32).reshape(-1, 1, 2) for q in (*quads, *read_tentative)]
             read_whole = list(sightings)

@@ -1,0 +1,125 @@
+"""The learned finder's second look, at twice its working resolution, where the first left doubt.
+
+The finder sees a frame at ``Recognizer.finder_size`` on the long side (512 px): a 1920-px frame at
+under a third of its size. There the index of a 70-px card is a few map pixels across, the corners
+regressed round the indices of a tight fan mix neighbours, and a back's lattice can break its card
+region into ragged pieces. Looking again at a window of the frame, at twice the resolution, sees
+them as the finder learned to. Only where the first look left something unexplained:
+
+- :func:`windows` round the indices whose ink was seen but did not read
+  (``vision.index_frames`` reads the frames found there), and
+- :func:`unexplained_regions`: card surface the first look's interior map holds that no card read
+  so far covers (:func:`closer_quads` reads the whole cards found there).
+
+A frame in which every card was read costs nothing more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import cv2
+import numpy as np
+
+from vision.detect import CardQuad
+from vision.finder import STRIDE, FinderMaps, default_finder, find_cards
+from vision.sighting import Sighting
+
+Box = tuple[int, int, int, int]  # x0, y0, x1, y1 in full-image pixels
+Region = tuple[float, float, float, float]  # the same, before windows are made of it
+# cards under one camera are about one size: a second look's quad narrower than this share of the
+# cards read is a court card's picture frame or a sliver at a card's edge (phantom backs, measured)
+SIZE_RATIO = 0.6
+MIN_SIDE = 128  # network pixels: a window narrower than this gives the finder too little context
+
+
+def closer_scale(image: np.ndarray, finder_size: int) -> float | None:
+    """Full-image pixels per network pixel at the second look, or None where the first look
+    already saw the frame at (nearly) full resolution."""
+    scale = max(image.shape[:2]) / finder_size / 2
+    return scale if scale >= 1.0 else None
+
+
+def windows(boxes: Iterable[Region], scale: float, w: int, h: int) -> list[Box]:
+    """The boxes (x0, y0, x1, y1), each grown to at least ``MIN_SIDE`` network pixels about its
+    middle, overlapping ones merged, clipped to the ``w`` × ``h`` frame."""
+    grown = []
+    for x0, y0, x1, y1 in boxes:
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        hx = max((x1 - x0) / 2, MIN_SIDE * scale / 2)
+        hy = max((y1 - y0) / 2, MIN_SIDE * scale / 2)
+        grown.append([cx - hx, cy - hy, cx + hx, cy + hy])
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(grown)):
+            for k in range(i + 1, len(grown)):
+                a, b = grown[i], grown[k]
+                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                    grown[i] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
+                    del grown[k]
+                    merged = True
+                    break
+            if merged:
+                break
+    out = []
+    for x0, y0, x1, y1 in grown:
+        box = (max(0, int(x0)), max(0, int(y0)), min(w, int(np.ceil(x1))), min(h, int(np.ceil(y1))))
+        if box[2] - box[0] >= 32 and box[3] - box[1] >= 32:
+            out.append(box)
+    return out
+
+
+def look(image: np.ndarray, box: Box, scale: float) -> FinderMaps:
+    """The finder's maps of the window ``box`` of ``image`` at ``scale`` full pixels per network pixel."""
+    x0, y0, x1, y1 = box
+    return default_finder().run(image[y0:y1, x0:x1], int(round(max(x1 - x0, y1 - y0) / scale)))
+
+
+def unexplained_regions(maps: FinderMaps, known: list[Sighting], min_side: float) -> list[Region]:
+    """Bounding boxes (full-image pixels) of the card surface in the first look's interior map that
+    no sighting's outline covers, each at least ``min_side`` × ``min_side`` pixels in area."""
+    interior = (maps.prob[0] > 0.5).astype(np.uint8)
+    cell = maps.scale * STRIDE  # full-image pixels per map pixel
+    for s in known:
+        poly = np.round((np.array(s.outline) + 0.5) / cell - 0.5).astype(np.int32)
+        cv2.fillPoly(interior, [poly], 0)
+    interior = cv2.morphologyEx(interior, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(interior, connectivity=8)
+    out = []
+    for x, y, w, h, area in stats[1:n].tolist():
+        if area * cell * cell < min_side * min_side:
+            continue
+        grow = 0.25 * max(w, h)
+        out.append(((x - grow) * cell, (y - grow) * cell, (x + w + grow) * cell, (y + h + grow) * cell))
+    return out
+
+
+def closer_quads(
+    image: np.ndarray, maps: FinderMaps, known: list[Sighting], finder_size: int, min_card_fraction: float
+) -> list[CardQuad]:
+    """Whole-card quads (full-image pixels) the second look finds in the regions of card surface
+    nothing read so far explains, their middles off every card already read."""
+    scale = closer_scale(image, finder_size)
+    if scale is None:
+        return []
+    h, w = image.shape[:2]
+    long_side = max(h, w)
+    regions = unexplained_regions(maps, known, 1.5 * min_card_fraction * long_side)
+    outlines = [np.array(s.outline, np.float32).reshape(-1, 1, 2) for s in known]
+    widths = [float(np.linalg.norm(np.subtract(s.outline[1], s.outline[0]))) for s in known]
+    narrowest = SIZE_RATIO * float(np.median(widths)) if widths else 0.0
+    out: list[CardQuad] = []
+    for box in windows(regions, scale, w, h):
+        x0, y0, x1, y1 = box
+        crop = image[y0:y1, x0:x1]
+        fraction = min_card_fraction * long_side / max(x1 - x0, y1 - y0)
+        for q in find_cards(crop, maps=look(image, box, scale), min_card_fraction=fraction).quads:
+            corners = q.corners + np.array([x0, y0], np.float32)
+            c = corners.mean(axis=0)
+            if q.width < narrowest:
+                continue
+            if any(cv2.pointPolygonTest(o, (float(c[0]), float(c[1])), False) >= 0 for o in outlines):
+                continue
+            out.append(CardQuad(corners))
+    return out
