@@ -30,6 +30,7 @@ Region = tuple[float, float, float, float]  # the same, before windows are made 
 # cards under one camera are about one size: a second look's quad narrower than this share of the
 # cards read is a court card's picture frame or a sliver at a card's edge (phantom backs, measured)
 SIZE_RATIO = 0.6
+SAME_MIDDLE = 0.2  # card widths between the middles of two outlines of one card (at most)
 MIN_SIDE = 128  # network pixels: a window narrower than this gives the finder too little context
 
 
@@ -99,14 +100,14 @@ def closer_quads(
     image: np.ndarray, maps: FinderMaps, known: list[Sighting], finder_size: int, min_card_fraction: float
 ) -> list[CardQuad]:
     """Whole-card quads (full-image pixels) the second look finds in the regions of card surface
-    nothing read so far explains, their middles off every card already read."""
+    nothing read so far explains, other than the cards already read."""
     scale = closer_scale(image, finder_size)
     if scale is None:
         return []
     h, w = image.shape[:2]
     long_side = max(h, w)
     regions = unexplained_regions(maps, known, 1.5 * min_card_fraction * long_side)
-    outlines = [np.array(s.outline, np.float32).reshape(-1, 1, 2) for s in known]
+    middles = [np.mean(np.array(s.outline), axis=0) for s in known]
     widths = [float(np.linalg.norm(np.subtract(s.outline[1], s.outline[0]))) for s in known]
     narrowest = SIZE_RATIO * float(np.median(widths)) if widths else 0.0
     out: list[CardQuad] = []
@@ -119,7 +120,9 @@ def closer_quads(
             c = corners.mean(axis=0)
             if q.width < narrowest:
                 continue
-            if any(cv2.pointPolygonTest(o, (float(c[0]), float(c[1])), False) >= 0 for o in outlines):
+            # the same middle is a card already read; a middle inside another card's outline is
+            # not (a card lying on top of it)
+            if any(np.linalg.norm(c - m) < SAME_MIDDLE * q.width for m in middles):
                 continue
             out.append(CardQuad(corners))
     return out

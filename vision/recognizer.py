@@ -388,7 +388,8 @@ class Recognizer:
             sightings.append(s)
         if maps is not None and self.mode == "table" and self.closer_look:
             for q in closer_quads(view, maps, sightings, self.finder_size, MIN_CARD_FRACTION[self.mode]):
-                if s := self._read_quad(view, q, colour):
+                s = self._read_quad(view, q, colour)
+                if s is not None and not any(_same_card_again(o, s) for o in sightings):
                     sightings.append(s)
                     read_tentative.append(q)
         if self.mode == "table" or not sightings:
@@ -535,6 +536,15 @@ def _shifted(f: CornerFrame, by: float) -> CornerFrame:
 def _inside(q: CardQuad, p: np.ndarray) -> bool:
     poly = q.corners.astype(np.float32).reshape(-1, 1, 2)
     return cv2.pointPolygonTest(poly, (float(p[0]), float(p[1])), False) >= 0
+
+
+def _same_card_again(a: Sighting, b: Sighting) -> bool:
+    """Whether ``b`` is card ``a`` read again: the same code, its middle on ``a``'s outline."""
+    if a.card != b.card:
+        return False
+    c = np.mean(np.array(b.outline), axis=0)
+    poly = np.array(a.outline, np.float32).reshape(-1, 1, 2)
+    return cv2.pointPolygonTest(poly, (float(c[0]), float(c[1])), False) >= 0
 
 
 def _same_index(a: Sighting, b: Sighting) -> bool:
