@@ -28,7 +28,7 @@ from vision.card_side import BACK_THRESHOLD, CardSideError, back_probability, ca
 from vision.closer_look import closer_quads
 from vision.corner_refiner import refine_step
 from vision.detect import CardQuad, CornerFrame, Detection, detect_cards, min_channel
-from vision.finder import FinderMaps, default_finder, find_cards
+from vision.finder import FinderMaps, IndexFrame, default_finder, find_cards
 from vision.glyphs import RANK_CLASSES, SUIT_CLASSES, GlyphModel, default_model
 from vision.index import (
     PX,
@@ -289,16 +289,7 @@ class Recognizer:
                     groups.append([it])
             for g in groups:
                 r, f = g[0]
-                w = f.width
-                outline = tuple(
-                    (float(p[0]), float(p[1]))
-                    for p in (
-                        f.origin,
-                        f.origin + f.x * w,
-                        f.origin + f.x * w + f.y * w * CARD_ASPECT,
-                        f.origin + f.y * w * CARD_ASPECT,
-                    )
-                )
+                outline = tuple((float(x), float(y)) for x, y in IndexFrame(f, False, 0.0).outline())
                 conf = 1.0 - float(np.prod([1.0 - x[0].confidence for x in g]))
                 if conf < self.min_corner_confidence:
                     continue
