@@ -165,7 +165,14 @@ def train(
     crop: int = 128,
     lr: float = 3e-3,
     init: Path | None = None,
+    inside_weight: float = 1.0,
+    teacher: Path | None = None,
 ) -> None:
+    """``inside_weight`` weighs the pixels inside a card and off its edges (interior 1, boundary 0)
+    in the interior and boundary losses: a card back's lattice and emblem, pips and court art must
+    neither punch holes in the interior nor raise a boundary that cuts the card in pieces. With
+    ``teacher`` (earlier weights) the index map and the corner regression are learnt from that net's
+    outputs instead of the truth: a stage that mends the card maps keeps the index frames as they were."""
     import torch
     import torch.nn.functional as F
 
@@ -182,6 +189,11 @@ def train(
     else:
         with torch.no_grad():  # log card width starts near a typical card's (about 40 px)
             net.head_reg.bias[REG - 1] = 3.7
+    tnet = None
+    if teacher is not None:
+        tnet = build_net()
+        tnet.load_state_dict(torch.load(teacher))
+        tnet.eval()
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.1)
     images, tgts, regs = _load(data)
@@ -209,11 +221,19 @@ def train(
         yt = torch.from_numpy(np.ascontiguousarray(y))
         rt = torch.from_numpy(np.ascontiguousarray(r))
         out_ = net(xt)
-        l_int = F.binary_cross_entropy_with_logits(out_[:, 0], yt[:, 0])
-        l_bnd = F.binary_cross_entropy_with_logits(out_[:, 1], yt[:, 1], pos_weight=torch.tensor(4.0))
-        l_idx = F.binary_cross_entropy_with_logits(out_[:, 2], yt[:, 2], pos_weight=torch.tensor(10.0))
+        inside = 1.0 + (inside_weight - 1.0) * (yt[:, 0] > 0.5).float() * (yt[:, 1] < 0.5).float()
+        l_int = F.binary_cross_entropy_with_logits(out_[:, 0], yt[:, 0], weight=inside)
+        l_bnd = F.binary_cross_entropy_with_logits(
+            out_[:, 1], yt[:, 1], weight=inside, pos_weight=torch.tensor(4.0)
+        )
+        y_idx, r_tgt = yt[:, 2], rt[:, :REG]
+        if tnet is not None:
+            with torch.no_grad():
+                t_out = tnet(xt)
+            y_idx, r_tgt = torch.sigmoid(t_out[:, 2]), t_out[:, 3:]
+        l_idx = F.binary_cross_entropy_with_logits(out_[:, 2], y_idx, pos_weight=torch.tensor(10.0))
         w = rt[:, REG]
-        l_reg = ((out_[:, 3:] - rt[:, :REG]).abs().sum(1) * w).sum() / w.sum().clamp(min=1.0)
+        l_reg = ((out_[:, 3:] - r_tgt).abs().sum(1) * w).sum() / w.sum().clamp(min=1.0)
         loss = l_int + l_bnd + l_idx + l_reg
         opt.zero_grad()
         loss.backward()
@@ -266,13 +286,27 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=Path("vision/models/finder.onnx"))
     ap.add_argument("--backs", type=int, default=6, help="generate: backs in the pool of 52 faces")
     ap.add_argument("--back-designs", type=float, default=0.0, help="generate: share of backs with own art")
+    ap.add_argument("--inside-weight", type=float, default=1.0, help="train: weight of card insides")
+    ap.add_argument("--teacher", type=Path, default=None, help="train: index and corner maps from this net")
     ap.add_argument("--layouts", default="", help="generate: single,scatter,row,hand,fan,stack weights")
     a = ap.parse_args()
     layout_p = tuple(float(v) for v in a.layouts.split(",")) if a.layouts else None
     if a.what in ("generate", "all"):
         generate(a.data[0], a.shards, a.per_shard, a.seed, a.first, a.backs, a.back_designs, layout_p)
     if a.what in ("train", "all"):
-        train(a.data, a.weights, a.steps, a.seed, a.batch, a.threads, a.crop, a.lr, a.init)
+        train(
+            a.data,
+            a.weights,
+            a.steps,
+            a.seed,
+            a.batch,
+            a.threads,
+            a.crop,
+            a.lr,
+            a.init,
+            a.inside_weight,
+            a.teacher,
+        )
     if a.what in ("export", "all"):
         export(a.weights, a.out)
 
