@@ -1135,6 +1135,9 @@ def main() -> None:
     ap.add_argument(
         "--small-seeds", type=int, nargs="*", default=[], help="seeds of training chunks drawn by profile v4"
     )
+    ap.add_argument(
+        "--fan-seeds", type=int, nargs="*", default=[], help="seeds of training chunks drawn by profile v4f"
+    )
     ap.add_argument("--init", help="fine-tune this state dict (the same network) instead of random weights")
     ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
     ap.add_argument("--calibrate", action="store_true", help="fit --model's temperatures and report ECE")
@@ -1161,6 +1164,9 @@ def main() -> None:
         v4 = Path(a.cache) / "patches_heldout_93_1000_v4.npz"
         if v4.exists():
             checks["held-out fonts v4"] = data_set(1000, 93, "heldout", a.cache, "v4")
+        v4f = Path(a.cache) / "patches_heldout_94_1000_v4f.npz"
+        if v4f.exists():
+            checks["held-out fonts v4f"] = data_set(1000, 94, "heldout", a.cache, "v4f")
         calibrate(a.model, cal, checks)
         return
     if a.fixture:
@@ -1181,6 +1187,7 @@ def main() -> None:
     chunks += [data_set(4000, sd, "train", a.cache, "v2") for sd in tiny_seeds]
     chunks += [data_set(4000, sd, "train", a.cache, "v3") for sd in a.hard_seeds]
     chunks += [data_set(4000, sd, "train", a.cache, "v4") for sd in a.small_seeds]
+    chunks += [data_set(4000, sd, "train", a.cache, "v4f") for sd in a.fan_seeds]
     d = {k: np.concatenate([c[k] for c in chunks]) for k in chunks[0]}
     val2 = data_set(1000, 91, "heldout", a.cache, "v2")  # held-out fonts, tiny cards, seed 91
     vals = [("held-out fonts v2", val2)]
@@ -1188,6 +1195,8 @@ def main() -> None:
         vals.append(("held-out fonts v3", data_set(1000, 92, "heldout", a.cache, "v3")))
     if a.small_seeds:  # held-out fonts, 45–90 px cards, seed 93
         vals.append(("held-out fonts v4", data_set(1000, 93, "heldout", a.cache, "v4")))
+    if a.fan_seeds:  # held-out fonts, hands and fans, seed 94
+        vals.append(("held-out fonts v4f", data_set(1000, 94, "heldout", a.cache, "v4f")))
     print("train:", describe(d), "\nheld-out:", describe(val), flush=True)
     for name, vd in vals:
         print(f"{name}:", describe(vd), flush=True)
