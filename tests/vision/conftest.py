@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from vision import Recognizer
+from vision.render import CardStyle, suit_mask
+from vision.sighting import RANKS, SUITS
 
 REPO = Path(__file__).resolve().parents[2]
 DEV = REPO.parent / "shared" / "vision" / "dev"
@@ -37,3 +40,21 @@ def dev_photos() -> Path:
 def masks() -> dict[str, np.ndarray]:
     """The held-out fonts' glyph masks (``HELDOUT_FONTS``), by ``<font>_<rank or suit>``."""
     return dict(np.load(HELDOUT_FONTS))
+
+
+HeldOutDeck = Callable[..., CardStyle]
+
+
+@pytest.fixture(scope="session")
+def held_out_deck(masks: dict[str, np.ndarray]) -> HeldOutDeck:
+    """A maker of decks in a held-out font: ``held_out_deck(font, variant, **index geometry)``; suits
+    the font lacks are drawn by ``suit_mask`` with ``variant``."""
+
+    def make(name: str, variant: tuple[float, ...], **geometry: object) -> CardStyle:
+        return CardStyle(
+            **geometry,  # type: ignore[arg-type]
+            rank_masks={r: masks[f"{name}_{r}"] for r in RANKS},
+            suit_masks={s: masks.get(f"{name}_{s}", suit_mask(s, variant=np.array(variant))) for s in SUITS},
+        )
+
+    return make
