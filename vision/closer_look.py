@@ -71,10 +71,9 @@ def windows(boxes: Iterable[Region], scale: float, w: int, h: int) -> list[Box]:
     return out
 
 
-def look(image: np.ndarray, box: Box, scale: float) -> FinderMaps:
-    """The finder's maps of the window ``box`` of ``image`` at ``scale`` full pixels per network pixel."""
-    x0, y0, x1, y1 = box
-    return default_finder().run(image[y0:y1, x0:x1], int(round(max(x1 - x0, y1 - y0) / scale)))
+def look(window: np.ndarray, scale: float) -> FinderMaps:
+    """The finder's maps of ``window`` (a part of the frame) at ``scale`` full pixels per network pixel."""
+    return default_finder().run(window, int(round(max(window.shape[:2]) / scale)))
 
 
 def unexplained_regions(maps: FinderMaps, known: list[Sighting], min_side: float) -> list[Region]:
@@ -115,11 +114,11 @@ def closer_quads(
         x0, y0, x1, y1 = box
         crop = image[y0:y1, x0:x1]
         fraction = min_card_fraction * long_side / max(x1 - x0, y1 - y0)
-        for q in find_cards(crop, maps=look(image, box, scale), min_card_fraction=fraction).quads:
-            corners = q.corners + np.array([x0, y0], np.float32)
-            c = corners.mean(axis=0)
+        for q in find_cards(crop, maps=look(crop, scale), min_card_fraction=fraction).quads:
             if q.width < narrowest:
                 continue
+            corners = q.corners + np.array([x0, y0], np.float32)
+            c = corners.mean(axis=0)
             # the same middle is a card already read; a middle inside another card's outline is
             # not (a card lying on top of it)
             if any(np.linalg.norm(c - m) < SAME_MIDDLE * q.width for m in middles):

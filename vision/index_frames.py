@@ -146,7 +146,6 @@ def _read_frames(
         # an unrefined corner is only as fine as the network's working size: with a corner search,
         # where the index does not read surely there, nearby corners are tried and the surest kept
         best: tuple[Reading, IndexFrame] | None = None
-        inked = False
         for at in [f] + [_moved(f, bx, by) for bx, by in rec.corner_search]:
             # which edge is the short one decides upright or sideways: the network's guess first
             inked = False
@@ -191,7 +190,7 @@ def closer_frames(
     for box in windows(around, scale, w, h):
         x0, y0, x1, y1 = box
         edge = _MARGIN * scale
-        for fr in index_frames(look(image, box, scale), rec.min_index_heat):
+        for fr in index_frames(look(image[y0:y1, x0:x1], scale), rec.min_index_heat):
             px, py = _index_point(fr)
             if not (edge <= px <= x1 - x0 - edge and edge <= py <= y1 - y0 - edge):
                 continue

@@ -531,11 +531,7 @@ def _inside(q: CardQuad, p: np.ndarray) -> bool:
 
 def _same_card_again(a: Sighting, b: Sighting) -> bool:
     """Whether ``b`` is card ``a`` read again: the same code, its middle on ``a``'s outline."""
-    if a.card != b.card:
-        return False
-    c = np.mean(np.array(b.outline), axis=0)
-    poly = np.array(a.outline, np.float32).reshape(-1, 1, 2)
-    return cv2.pointPolygonTest(poly, (float(c[0]), float(c[1])), False) >= 0
+    return a.card == b.card and _inside(CardQuad(np.array(a.outline, np.float32)), np.array(b.centre))
 
 
 def _same_index(a: Sighting, b: Sighting) -> bool:
