@@ -54,15 +54,22 @@ def canonical(corners: np.ndarray) -> np.ndarray:
 
 
 def sample(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
-    """The H × W × 3 patch of the quad ``corners`` (canonical order) and ``MARGIN`` round it. A big
-    card is first shrunk by area averaging (a region round it only), so the patch does not alias;
-    outside the image the edge is replicated."""
+    """The H × W × 3 patch of the quad ``corners`` (canonical order) and ``MARGIN`` round it."""
+    return warp_quad(image, corners, (W, H), MARGIN)
+
+
+def warp_quad(image: np.ndarray, corners: np.ndarray, size: tuple[int, int], margin: float) -> np.ndarray:
+    """The ``size`` (width, height) patch of the quad ``corners`` (canonical order: shorter side
+    first) with ``margin`` card widths round it on every side. A big card is first shrunk by area
+    averaging (a region round it only), so the patch does not alias; outside the image the edge is
+    replicated."""
+    pw, ph = size
     c = canonical(corners)
-    mx = MARGIN * W / (1 + 2 * MARGIN)  # patch pixels of margin
-    my = MARGIN * W / (1 + 2 * MARGIN)
-    dst = np.array([[mx, my], [W - mx, my], [W - mx, H - my], [mx, H - my]], np.float32)
+    mx = margin * pw / (1 + 2 * margin)  # patch pixels of margin
+    my = margin * pw / (1 + 2 * margin)
+    dst = np.array([[mx, my], [pw - mx, my], [pw - mx, ph - my], [mx, ph - my]], np.float32)
     side = max(float(np.linalg.norm(c[1] - c[0])), float(np.linalg.norm(c[3] - c[2])), 1.0)
-    step = side / (W - 2 * mx)  # image pixels per patch pixel
+    step = side / (pw - 2 * mx)  # image pixels per patch pixel
     ih, iw = image.shape[:2]
     pad = 0.25 * side + 2
     x0 = int(np.clip(np.floor(c[:, 0].min() - pad), 0, iw - 1))
@@ -79,7 +86,7 @@ def sample(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
         src = (src + 0.5) * (fx, fy) - 0.5
     m = cv2.getPerspectiveTransform(dst, src.astype(np.float32))
     return cv2.warpPerspective(
-        crop, m, (W, H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE
+        crop, m, (pw, ph), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE
     )
 
 

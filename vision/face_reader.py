@@ -1,0 +1,117 @@
+"""The face reader: a small CNN that reads a whole card's face — its pips — through the card's quad.
+
+An index is a few pixels tall on a card 50–80 px wide, and blur, glare or a finger can take it; the
+pips in the middle of the same card are four times the size. Pip layouts are the same on every
+standard deck (an eight is two columns of three and two in the middle), so the count and the shape
+of the pips say the rank (ace to ten) and the suit of a card seen whole, whatever its index font.
+Court cards are told apart from pip cards (``court``) but not from one another: a jack, a queen and
+a king differ only in art that varies from deck to deck, so their rank is left to the index.
+
+:func:`FaceReaderNet.read` warps each quad (shorter side first, a little margin) to a 40 × 56 patch
+with ``card_side.warp_quad`` and the network (``vision/models/face_reader.onnx``, trained only on
+the project's synthetic scenes, see ``FACE_READER.md``) gives a rank softmax over ``FACE_RANKS``
+(``-``: no whole face to count — a back, a joker, a partly covered card, no card at all) and a suit
+softmax over ``FACE_SUITS``. The recogniser uses it as evidence beside the index
+(``vision.recognizer``), never alone on a card whose index reads surely.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from vision.card_side import CardSideError, _check_quad, warp_quad
+from vision.card_side import prepare as prepare_patches
+from vision.onnx_nets import OnnxNet, check_bgr, load_checked
+
+W, H = 40, 56  # patch size, pixels (a card's shape, width × 1.4)
+MARGIN = 0.03  # of the card's width round the quad: the card's own edge stays in the patch
+FACE_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "court", "-")
+FACE_SUITS = ("S", "H", "D", "C", "-")
+COURT = FACE_RANKS.index("court")
+N_OUT = len(FACE_RANKS) + len(FACE_SUITS)
+
+
+@dataclass(frozen=True)
+class FaceReading:
+    """The rank and suit softmaxes for one quad."""
+
+    rank: np.ndarray  # over FACE_RANKS
+    suit: np.ndarray  # over FACE_SUITS
+
+    @property
+    def rank_name(self) -> str:
+        return FACE_RANKS[int(self.rank.argmax())]
+
+    @property
+    def suit_name(self) -> str:
+        return FACE_SUITS[int(self.suit.argmax())]
+
+    @property
+    def card(self) -> str | None:
+        """The code the face alone says (ace to ten), or None (a court card, no face, or reject)."""
+        r, s = self.rank_name, self.suit_name
+        if r in ("court", "-") or s == "-":
+            return None
+        return r + s
+
+    @property
+    def confidence(self) -> float:
+        return float(self.rank.max() * self.suit.max())
+
+
+def sample(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """The H × W × 3 patch of the quad ``corners`` and ``MARGIN`` round it (``card_side.warp_quad``)."""
+    return warp_quad(image, corners, (W, H), MARGIN)
+
+
+def _softmax(z: np.ndarray) -> np.ndarray:
+    e = np.exp(z - z.max(axis=1, keepdims=True))
+    out: np.ndarray = e / e.sum(axis=1, keepdims=True)
+    return out
+
+
+def split_softmax(logits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rank and suit probabilities (K × 12, K × 5) from the network's K × 17 logits."""
+    lg = np.asarray(logits, np.float64)
+    if lg.ndim != 2 or lg.shape[1] != N_OUT:
+        raise ValueError(f"face reader logits are K × {N_OUT}, got shape {lg.shape}")
+    n = len(FACE_RANKS)
+    return _softmax(lg[:, :n]), _softmax(lg[:, n:])
+
+
+@dataclass(frozen=True, eq=False)
+class FaceReaderNet(OnnxNet):
+    """The face network: K prepared patches → K × 17 logits (``FACE_RANKS`` then ``FACE_SUITS``)."""
+
+    @classmethod
+    def load(cls, path: str | Path | None = None) -> FaceReaderNet:
+        return load_checked(cls, path, "face_reader.onnx", "face reader", cls.logits, (1, 3, H, W), N_OUT)
+
+    def logits(self, x: np.ndarray) -> np.ndarray:
+        net = self._net()
+        net.setInput(np.ascontiguousarray(x, np.float32))
+        return np.asarray(net.forward(), np.float64).reshape(len(x), -1)
+
+    def read(self, image: np.ndarray, quads: list[object]) -> list[FaceReading]:
+        """What the face inside each quad (a ``CardQuad`` or 4 × 2 corners) of the BGR ``image`` says."""
+        check_bgr(image, "face_reader", CardSideError)
+        corners = [_check_quad(q) for q in quads]
+        if not corners:
+            return []
+        pr, ps = split_softmax(self.logits(prepare_patches(np.stack([sample(image, c) for c in corners]))))
+        return [FaceReading(pr[i], ps[i]) for i in range(len(corners))]
+
+
+@lru_cache(maxsize=1)
+def default_face_reader() -> FaceReaderNet:
+    """The shipped face reader, loaded once per process."""
+    return FaceReaderNet.load()
+
+
+def read_face(image: np.ndarray, quad: object) -> FaceReading:
+    """What the face inside the card quad ``quad`` of the BGR ``image`` says."""
+    return default_face_reader().read(image, [quad])[0]
