@@ -119,24 +119,25 @@ class CardSideNet(OnnxNet):
     def sides(self, image: np.ndarray, quads: list[object]) -> list[CardSide]:
         """What each quad (a ``CardQuad`` or 4 × 2 corners, image pixels) of the BGR ``image`` shows."""
         check_bgr(image, "card_side", CardSideError)
-        corners = [_check_quad(q) for q in quads]
+        corners = [check_quad(q) for q in quads]
         if not corners:
             return []
         p = _softmax(self.logits(prepare(np.stack([sample(image, c) for c in corners]))))
         return [CardSide(float(b), float(f), float(n)) for b, f, n in p]
 
 
-def _check_quad(quad: object) -> np.ndarray:
+def check_quad(quad: object, user: str = "card_side") -> np.ndarray:
+    """The 4 × 2 corners of ``quad`` (a ``CardQuad`` or corners), or a ``CardSideError`` naming ``user``."""
     corners = getattr(quad, "corners", quad)
     try:
         c = np.asarray(corners, np.float64)
     except (TypeError, ValueError) as exc:
         what = type(quad).__name__
-        raise CardSideError(f"card_side expects a quad of 4 (x, y) corners, got {what}") from exc
+        raise CardSideError(f"{user} expects a quad of 4 (x, y) corners, got {what}") from exc
     if c.shape != (4, 2) or not np.isfinite(c).all():
-        raise CardSideError(f"card_side expects a quad of 4 finite (x, y) corners, got shape {c.shape}")
+        raise CardSideError(f"{user} expects a quad of 4 finite (x, y) corners, got shape {c.shape}")
     if abs(cv2.contourArea(c.astype(np.float32))) < 4.0:
-        raise CardSideError("card_side expects a quad of some area, got a degenerate one")
+        raise CardSideError(f"{user} expects a quad of some area, got a degenerate one")
     return c
 
 

@@ -17,15 +17,16 @@ softmax over ``FACE_SUITS``. The recogniser uses it as evidence beside the index
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
-from vision.card_side import CardSideError, _check_quad, warp_quad
+from vision.card_side import CardSideError, check_quad, warp_quad
 from vision.card_side import prepare as prepare_patches
 from vision.onnx_nets import OnnxNet, check_bgr, load_checked
+from vision.sighting import BACK, JOKER, Sighting
 
 W, H = 40, 56  # patch size, pixels (a card's shape, width × 1.4)
 MARGIN = 0.03  # of the card's width round the quad: the card's own edge stays in the patch
@@ -99,7 +100,7 @@ class FaceReaderNet(OnnxNet):
     def read(self, image: np.ndarray, quads: list[object]) -> list[FaceReading]:
         """What the face inside each quad (a ``CardQuad`` or 4 × 2 corners) of the BGR ``image`` says."""
         check_bgr(image, "face_reader", CardSideError)
-        corners = [_check_quad(q) for q in quads]
+        corners = [check_quad(q, "face_reader") for q in quads]
         if not corners:
             return []
         pr, ps = split_softmax(self.logits(prepare_patches(np.stack([sample(image, c) for c in corners]))))
@@ -115,3 +116,72 @@ def default_face_reader() -> FaceReaderNet:
 def read_face(image: np.ndarray, quad: object) -> FaceReading:
     """What the face inside the card quad ``quad`` of the BGR ``image`` says."""
     return default_face_reader().read(image, [quad])[0]
+
+
+# -- the recogniser's use -----------------------------------------------------------------------------
+# chosen on training-family scenes (FACE_READER.md), never on photos
+FACE_SURE = 0.9  # a face reading at least this sure may correct an index reading that is not sure
+INDEX_SURE = 0.99  # an index reading at least this sure is never overruled by the face
+FACE_ALONE = 0.9  # a whole card whose index did not read is reported from its face from this on
+FACE = "face"  # the start of every evidence line the face reader adds: a sighting is checked once
+FACE_ALONE_EVIDENCE = "face alone: the index did not read"
+
+
+def checked(face: FaceReading, sighting: Sighting) -> Sighting:
+    """``sighting`` (a face card read from its index) in the light of what its face says.
+
+    Where both agree the confidence rises as for two independent readings; where the index reading
+    is not sure (< ``INDEX_SURE``) and the face is (≥ ``FACE_SURE``) on a rank or suit it contradicts,
+    the face's rank or suit stands. A face that shows no pips (a court card, a partly covered card)
+    changes nothing: a court card's suit shows only at its index, which the index reader reads better."""
+    code = sighting.card
+    if code in (BACK, JOKER) or face.card is None or any(e.startswith(FACE) for e in sighting.evidence):
+        return sighting  # no pips to count (a court card's suit shows only at its index)
+    rank, suit = code[:-1], code[-1]
+    rank_agrees = face.rank_name == rank
+    suit_agrees = face.suit_name == suit
+    if rank_agrees and suit_agrees:
+        conf = 1.0 - (1.0 - sighting.confidence) * (1.0 - face.confidence)
+        return replace(
+            sighting,
+            confidence=min(1.0, conf),
+            evidence=(*sighting.evidence, f"face agrees {face.confidence:.2f}"),
+        )
+    if sighting.confidence >= INDEX_SURE:
+        return sighting
+    new_rank = rank if rank_agrees else (face.rank_name if face.rank.max() >= FACE_SURE else None)
+    new_suit = suit if suit_agrees else (face.suit_name if face.suit.max() >= FACE_SURE else None)
+    if new_rank is None or new_suit is None:
+        return sighting
+    return replace(
+        sighting,
+        card=new_rank + new_suit,
+        confidence=float(min(face.confidence, max(sighting.confidence, 0.5))),
+        evidence=(*sighting.evidence, f"face says {new_rank + new_suit} {face.confidence:.2f}"),
+    )
+
+
+def check_faces(
+    image: np.ndarray, sightings: list[Sighting], reader: FaceReaderNet | None = None
+) -> list[Sighting]:
+    """Every face sighting of ``image`` ``checked`` against the face inside its outline (one batch)."""
+    todo = [i for i, s in enumerate(sightings) if s.card not in (BACK, JOKER)]
+    quads = []
+    for i in todo:
+        try:
+            quads.append(check_quad(np.array(sightings[i].outline, np.float64), "face_reader"))
+        except CardSideError:  # an outline of no area: nothing to look at
+            quads.append(None)
+    keep = [(i, q) for i, q in zip(todo, quads, strict=True) if q is not None]
+    if not keep:
+        return sightings
+    faces = (reader or default_face_reader()).read(image, [q for _, q in keep])
+    out = list(sightings)
+    for (i, _), f in zip(keep, faces, strict=True):
+        out[i] = checked(f, sightings[i])
+    return out
+
+
+def face_checked(image: np.ndarray, sighting: Sighting, reader: FaceReaderNet | None = None) -> Sighting:
+    """``check_faces`` of one sighting."""
+    return check_faces(image, [sighting], reader)[0]

@@ -24,9 +24,10 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from vision.card_side import BACK_THRESHOLD, CardSideError, back_probability
+from vision.card_side import BACK_THRESHOLD, CardSideError, back_probability, check_quad
 from vision.closer_look import closer_scale, look, windows
 from vision.detect import CardQuad, CornerFrame
+from vision.face_reader import FACE_ALONE, FACE_ALONE_EVIDENCE, default_face_reader, face_checked
 from vision.finder import FinderMaps, IndexFrame, default_finder, index_frames
 from vision.index import Reading, corner_box, is_joker_corner
 from vision.render import CARD_ASPECT
@@ -113,19 +114,48 @@ def read_index_frames(
         conf = 1.0 - float(np.prod([1.0 - c for c in agree]))
         if len(agree) < len(g):
             conf *= 0.7
-        if conf < rec.min_index_confidence:
-            continue
-        if any(_same_card(o, r.card, r.index_corner, fr, conf) for o in known):
-            continue
-        out.append(
-            Sighting(
-                r.card,
-                min(1.0, conf),
-                tuple((float(x), float(y)) for x, y in fr.outline()),
-                r.index_corner,
-                evidence=("index",) + tuple(f"{x[0].card}:{x[0].confidence:.2f}" for x in g),
-            )
+        s = Sighting(
+            r.card,
+            min(1.0, conf),
+            tuple((float(x), float(y)) for x, y in fr.outline()),
+            r.index_corner,
+            evidence=("index",) + tuple(f"{x[0].card}:{x[0].confidence:.2f}" for x in g),
         )
+        if s.confidence < rec.min_index_confidence and rec.face_check and r.card != JOKER:
+            # too unsure to stand alone: the face inside the outline the frame implies may settle it
+            s = face_checked(image, s)
+        if s.confidence < rec.min_index_confidence:
+            continue
+        if any(_same_card(o, s.card, s.index_corner, fr, s.confidence) for o in known):
+            continue
+        out.append(s)
+    if unread and rec.face_check:
+        out += faces_of_unread(image, unread, known + out)
+    return out
+
+
+def faces_of_unread(image: np.ndarray, unread: list[IndexFrame], read: list[Sighting]) -> list[Sighting]:
+    """Whole cards whose index was seen but did not read, from their pips: the outline each frame
+    implies, where no card read lies, read by the face reader (``vision.face_reader``) when it is
+    sure of an ace to ten (a partly covered card shows no whole face to count)."""
+    taken = [np.array(s.outline, np.float32).reshape(-1, 1, 2) for s in read]
+    todo: list[np.ndarray] = []
+    for fr in unread:
+        outline = fr.outline()
+        c = outline.mean(axis=0)
+        mine = [np.array(o, np.float32).reshape(-1, 1, 2) for o in todo]
+        if any(cv2.pointPolygonTest(q, (float(c[0]), float(c[1])), False) >= 0 for q in taken + mine):
+            continue  # a card read there already, or this card's other corner
+        try:
+            check_quad(outline, "face_reader")
+        except CardSideError:
+            continue
+        todo.append(outline)
+    out = []
+    for outline, face in zip(todo, default_face_reader().read(image, todo) if todo else [], strict=True):
+        if face.card is not None and face.confidence >= FACE_ALONE:
+            corners = tuple((float(x), float(y)) for x, y in outline)
+            out.append(Sighting(face.card, face.confidence, corners, None, evidence=(FACE_ALONE_EVIDENCE,)))
     return out
 
 

@@ -28,6 +28,7 @@ from vision.card_side import BACK_THRESHOLD, CardSideError, back_probability, ca
 from vision.closer_look import closer_quads
 from vision.corner_refiner import refine_step
 from vision.detect import CardQuad, CornerFrame, Detection, detect_cards, min_channel
+from vision.face_reader import FACE_ALONE, FACE_ALONE_EVIDENCE, check_faces, read_face
 from vision.finder import FinderMaps, IndexFrame, default_finder, find_cards
 from vision.glyphs import RANK_CLASSES, SUIT_CLASSES, GlyphModel, default_model
 from vision.index import (
@@ -95,6 +96,9 @@ class Recognizer:
         # a second look at twice the finder's resolution where the first left doubt: round indices
         # seen but not read, and on card surface no card read covers (vision.closer_look)
         self.closer_look = True
+        # the face reader (vision.face_reader): each face card's pips checked against its index, and a
+        # whole card whose index does not read reported from its pips when they are sure
+        self.face_check = True
         # work on the index frames between finding and reading them (vision.index_frames.FrameStep):
         # the corner-refinement network sets each regressed corner at full resolution
         self.frame_steps: tuple[FrameStep, ...] = (refine_step,)
@@ -223,6 +227,8 @@ class Recognizer:
                 best.index_corner,
                 evidence=tuple(f"{r.card}:{r.confidence:.2f}" for r in readings),
             )
+        if self.mode == "table" and self.face_check and (face := _face_alone(image, quad)):
+            return face
         if any(r.reject < 0.5 and r.confidence > 0.2 for r in readings):
             return None  # an index is there, only not sure enough: neither a back nor a joker
         if index.joker(0) or index.joker(2):
@@ -411,6 +417,8 @@ class Recognizer:
                     sightings.append(s)
         if self.mode == "table":
             sightings = _no_back_on_a_face(_no_joker_on_a_back(view, sightings))
+            if self.face_check:
+                sightings = check_faces(view, sightings)
         if self.mode == "shoe" and all(s.card == BACK for s in sightings):
             # a scan or tight crop has no card edge to find: what was found may be a court card's
             # inner frame (which looks like a back); the frame itself may be the card
@@ -493,6 +501,17 @@ def _no_joker_on_a_back(image: np.ndarray, sightings: list[Sighting]) -> list[Si
         else:
             out.append(s)
     return out
+
+
+def _face_alone(image: np.ndarray, quad: CardQuad) -> Sighting | None:
+    """A whole card whose index did not read, from its pips: an ace to ten the face reader is sure of."""
+    try:
+        face = read_face(image, quad)
+    except CardSideError:  # a degenerate quad shows no face
+        return None
+    if face.card is None or face.confidence < FACE_ALONE:
+        return None
+    return Sighting(face.card, face.confidence, _outline(quad), None, evidence=(FACE_ALONE_EVIDENCE,))
 
 
 def _outline(quad: CardQuad) -> tuple[tuple[float, float], ...]:

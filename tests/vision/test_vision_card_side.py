@@ -10,7 +10,6 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 
@@ -18,37 +17,15 @@ from vision.card_side import CardSideError, CardSideNet, H, W, back_probability,
 from vision.detect import CardQuad
 from vision.errors import ModelError, VisionError
 from vision.recognizer import looks_like_back
-from vision.render import CardStyle, render_card
+from vision.render import CardStyle
 
 TOOLS = Path(__file__).resolve().parents[2] / "tools" / "vision"
 sys.path.insert(0, str(TOOLS))
 
 from backgrounds import HELD_OUT_FAMILIES  # noqa: E402
+from rendered_table import table_with  # noqa: E402
 from scenes import Deck  # noqa: E402
 from train_card_side import scene_with_backs  # noqa: E402
-
-CARD_W = 120.0
-
-
-def _table_with(codes: list[str], style: CardStyle, x0: float = 120.0) -> tuple[np.ndarray, list[np.ndarray]]:
-    """``codes`` side by side on a green cloth from ``x0``, each turned a little: (image, outlines)."""
-    rng = np.random.default_rng(3)
-    image = np.clip(rng.normal((40, 110, 40), 8, (600, 200 + 200 * len(codes), 3)), 0, 255).astype(np.uint8)
-    outlines = []
-    for i, code in enumerate(codes):
-        card = render_card(code, 240, style, seed=i)
-        a = np.radians(12.0 - 20.0 * i)
-        s = np.array([np.cos(a), np.sin(a)]) * CARD_W
-        long = np.array([-np.sin(a), np.cos(a)]) * CARD_W
-        corner = np.array([x0 + 200 * i, 90.0])
-        m = np.column_stack([s / 240, long / 240, corner])
-        face = cv2.warpAffine(card.image, m, image.shape[1::-1], flags=cv2.INTER_AREA)
-        alpha = cv2.warpAffine(card.mask.astype(np.float32), m, image.shape[1::-1])[..., None]
-        alpha /= max(1.0, float(alpha.max()))
-        image = (image * (1 - alpha) + face * alpha).astype(np.uint8)
-        h = card.image.shape[0] / 240
-        outlines.append(np.array([corner, corner + s, corner + s + h * long, corner + h * long]))
-    return image, outlines
 
 
 def _off(outline: np.ndarray, how: str) -> np.ndarray:
@@ -74,7 +51,7 @@ HOW = ["exact", "inset", "slid", "corner", "turned"]
 
 @pytest.fixture(scope="module")
 def back_and_faces() -> tuple[np.ndarray, list[np.ndarray]]:
-    return _table_with(["BK", "7H", "KS", "JK"], CardStyle(back_colour=(120, 40, 130)))
+    return table_with(["BK", "7H", "KS", "JK"], CardStyle(back_colour=(120, 40, 130)))
 
 
 def test_the_shipped_network_loads_and_gives_three_sides() -> None:
@@ -109,7 +86,7 @@ def test_a_face_is_not_a_back_through_an_imprecise_quad(back_and_faces, how: str
 @pytest.mark.parametrize("colour", [(120, 40, 130), (200, 190, 60), (30, 30, 30)])
 def test_a_back_cut_by_the_frame_edge_is_a_back(colour: tuple[int, int, int]) -> None:
     # a card at the edge of the view: a third of it is outside the frame, its quad runs off it
-    image, outlines = _table_with(["BK", "9D"], CardStyle(back_colour=colour), x0=-50.0)
+    image, outlines = table_with(["BK", "9D"], CardStyle(back_colour=colour), x0=-50.0)
     assert outlines[0][:, 0].min() < -40
     assert looks_like_back(image, CardQuad(outlines[0].astype(np.float32)))
     assert not looks_like_back(image, CardQuad(outlines[1].astype(np.float32)))

@@ -117,7 +117,8 @@ def _shard(out: Path, k: int, per_shard: int, scene_seed: int, families=None) ->
         cards = [c for c in scene.cards if np.linalg.norm(c.outline[1] - c.outline[0]) >= 16]
         nothing = [
             (q, REJECT_RANK, REJECT_SUIT, cw, kind)
-            for q, side, cw, kind in scene_samples(rng, scene, backs_extra=0) + outline_samples(rng, scene, cards)
+            for q, side, cw, kind in scene_samples(rng, scene, backs_extra=0)
+            + outline_samples(rng, scene, cards)
             if side == NONE
         ]
         for q, r, s, cw, kind in card_samples(rng, scene) + nothing[:6]:
@@ -134,7 +135,9 @@ def _shard(out: Path, k: int, per_shard: int, scene_seed: int, families=None) ->
         meta=np.array(meta, np.float32).reshape(-1, 2),
     )
     os.replace(tmp, out / f"shard_{k:03d}.npz")
-    print(f"shard {k}: {len(ranks)} patches, per rank {np.bincount(ranks, minlength=12).tolist()}", flush=True)
+    print(
+        f"shard {k}: {len(ranks)} patches, per rank {np.bincount(ranks, minlength=12).tolist()}", flush=True
+    )
 
 
 def load(dirs: list[Path], shards: list[int] | None = None, exclude: list[int] | None = None):  # type: ignore[no-untyped-def]
@@ -181,9 +184,13 @@ def build_net():  # type: ignore[no-untyped-def]
         def __init__(self) -> None:
             super().__init__()
             self.body = nn.Sequential(
-                cbr(3, 16), cbr(16, 16), nn.MaxPool2d(2),  # 28 × 20
-                cbr(16, 32), nn.MaxPool2d(2),  # 14 × 10
-                cbr(32, 48), nn.MaxPool2d(2),  # 7 × 5
+                cbr(3, 16),
+                cbr(16, 16),
+                nn.MaxPool2d(2),  # 28 × 20
+                cbr(16, 32),
+                nn.MaxPool2d(2),  # 14 × 10
+                cbr(32, 48),
+                nn.MaxPool2d(2),  # 7 × 5
                 cbr(48, 64),
             )
             self.fc = nn.Sequential(
@@ -214,7 +221,9 @@ def predict(net, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:  # type: ignor
     return split_softmax(lg)
 
 
-def report(pr: np.ndarray, ps: np.ndarray, yr: np.ndarray, ys: np.ndarray, meta: np.ndarray) -> dict[str, object]:
+def report(
+    pr: np.ndarray, ps: np.ndarray, yr: np.ndarray, ys: np.ndarray, meta: np.ndarray
+) -> dict[str, object]:
     """Rank and suit accuracy; how often a sure (≥ 0.9) pip-card reading is wrong; by card width."""
     res: dict[str, object] = {"n": int(len(yr))}
     said_r, said_s = pr.argmax(1), ps.argmax(1)
@@ -239,8 +248,16 @@ def report(pr: np.ndarray, ps: np.ndarray, yr: np.ndarray, ys: np.ndarray, meta:
     return res
 
 
-def train(dirs: list[Path], weights: Path, steps: int, seed: int, minutes: float, bs: int, lr: float,
-          val_shards: list[int]) -> None:
+def train(
+    dirs: list[Path],
+    weights: Path,
+    steps: int,
+    seed: int,
+    minutes: float,
+    bs: int,
+    lr: float,
+    val_shards: list[int],
+) -> None:
     import torch
     from torch_tools import out_of_time
 
@@ -249,8 +266,10 @@ def train(dirs: list[Path], weights: Path, steps: int, seed: int, minutes: float
     rng = np.random.default_rng(seed)
     x, yr, ys, meta = load(dirs, exclude=val_shards)
     vx, vyr, vys, vm = load(dirs, shards=val_shards)
-    print(f"{len(yr)} training patches, ranks {np.bincount(yr, minlength=12).tolist()}, {len(vyr)} validation",
-          flush=True)
+    print(
+        f"{len(yr)} training patches, ranks {np.bincount(yr, minlength=12).tolist()}, {len(vyr)} validation",
+        flush=True,
+    )
     net = build_net()
     print(f"{sum(p.numel() for p in net.parameters())} weights", flush=True)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
@@ -270,8 +289,10 @@ def train(dirs: list[Path], weights: Path, steps: int, seed: int, minutes: float
         opt.step()
         sched.step()
         if step % 200 == 0:
-            print(json.dumps({"step": step, "loss": round(loss.item(), 4), "s": round(time.time() - t0)}),
-                  flush=True)
+            print(
+                json.dumps({"step": step, "loss": round(loss.item(), 4), "s": round(time.time() - t0)}),
+                flush=True,
+            )
         last = step == steps - 1 or out_of_time(t0, minutes, step, steps, say=True)
         if step % 1000 == 999 or last:
             torch.save(net.state_dict(), weights)
@@ -280,8 +301,14 @@ def train(dirs: list[Path], weights: Path, steps: int, seed: int, minutes: float
             break
 
 
-def measure(dirs: list[Path], weights: Path, val_shards: list[int], seed: int, scenes: int,
-            ho: Path = Path("/tmp/face_reader_heldout")) -> None:
+def measure(
+    dirs: list[Path],
+    weights: Path,
+    val_shards: list[int],
+    seed: int,
+    scenes: int,
+    ho: Path = Path("/tmp/face_reader_heldout"),
+) -> None:
     """The trained network on the validation shards and on scenes of the held-out families."""
     import torch
     from backgrounds import HELD_OUT_FAMILIES
@@ -290,14 +317,20 @@ def measure(dirs: list[Path], weights: Path, val_shards: list[int], seed: int, s
     net = build_net()
     net.load_state_dict(torch.load(weights))
     vx, vyr, vys, vm = load(dirs, shards=val_shards)
-    print("validation (training families, own seeds):", json.dumps(report(*predict(net, vx), vyr, vys, vm)),
-          flush=True)
+    print(
+        "validation (training families, own seeds):",
+        json.dumps(report(*predict(net, vx), vyr, vys, vm)),
+        flush=True,
+    )
     if not (ho / "shard_000.npz").exists():
         ho.mkdir(parents=True, exist_ok=True)
         _shard(ho, 0, scenes, 950_000 + seed, HELD_OUT_FAMILIES)
     hx, hyr, hys, hm = load([ho])
-    print("held-out families (stone_light, felt_purple):", json.dumps(report(*predict(net, hx), hyr, hys, hm)),
-          flush=True)
+    print(
+        "held-out families (stone_light, felt_purple):",
+        json.dumps(report(*predict(net, hx), hyr, hys, hm)),
+        flush=True,
+    )
 
 
 def export(weights: Path, out: Path) -> None:
@@ -318,8 +351,12 @@ def main() -> None:
     ap.add_argument("--weights", type=Path, default=Path("/tmp/face_reader.pt"))
     ap.add_argument("--out", type=Path, default=Path("vision/models/face_reader.onnx"))
     ap.add_argument("--measure", action="store_true", help="after training, also run `measure`")
-    ap.add_argument("--measure-data", type=Path, default=Path("/tmp/face_reader_heldout"),
-                    help="where `measure` keeps its held-out-family shard")
+    ap.add_argument(
+        "--measure-data",
+        type=Path,
+        default=Path("/tmp/face_reader_heldout"),
+        help="where `measure` keeps its held-out-family shard",
+    )
     a = ap.parse_args()
     if a.what in ("generate", "all"):
         generate(a.data[0], a.shards, a.per_shard, a.seed, a.first)
