@@ -18,6 +18,7 @@ from vision.face_reader import (
     FACE_ALONE_EVIDENCE,
     FACE_RANKS,
     FACE_SUITS,
+    INDEX_SURE,
     FaceReaderNet,
     FaceReading,
     checked,
@@ -92,7 +93,7 @@ def test_an_unsure_index_reading_gives_way_to_a_sure_face() -> None:
 
 
 def test_a_sure_index_reading_is_never_overruled_by_the_face() -> None:
-    s = Sighting("6H", 0.95, OUTLINE, OUTLINE)
+    s = Sighting("6H", INDEX_SURE, OUTLINE, OUTLINE)
     assert checked(_reading("8", "H", 0.99), s) == s
 
 
