@@ -161,6 +161,13 @@ class CardStyle:
     suit_variant: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
     back_colour: tuple[int, int, int] = (150, 60, 30)
     corner_radius: float = 0.05
+    # where the pips of an ace to ten lie: the layout's unit square mapped to this part of the face
+    # (fractions of the width across, of the height down), and their size against the usual
+    pip_left: float = 0.2
+    pip_span_x: float = 0.6
+    pip_top: float = 0.08
+    pip_span_y: float = 0.84
+    pip_scale: float = 1.0
     rank_masks: dict[str, np.ndarray] = field(default_factory=dict, compare=False, repr=False)
     suit_masks: dict[str, np.ndarray] = field(default_factory=dict, compare=False, repr=False)
 
@@ -356,10 +363,10 @@ def render_card(code: str, width: int = 250, style: CardStyle | None = None, see
         _court_art(img, code, style, rng)
     else:
         n = 1 if rank == "A" else int(rank)
-        pip = (0.2 if n < 9 else 0.17) if n > 1 else 0.34
+        pip = ((0.2 if n < 9 else 0.17) if n > 1 else 0.34) * style.pip_scale
         for px, py in _PIPS[n]:
-            cx = 0.2 * width + px * 0.6 * width
-            cy = 0.08 * h + py * 0.84 * h
+            cx = style.pip_left * width + px * style.pip_span_x * width
+            cy = style.pip_top * h + py * style.pip_span_y * h
             box = (cx - pip * width / 2, cy - pip * width * 0.55, pip * width, pip * width * 1.1)
             paste_mask(img, smask, box, colour, rotate180=py > 0.55)
     draw_index(img, code, style)

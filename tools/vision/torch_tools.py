@@ -61,6 +61,22 @@ def load_shards(  # type: ignore[no-untyped-def]
     return [np.concatenate(parts[k]) for k in keys]
 
 
+def light_blur_noise(rng, p, blur_p: float, blur_max: float):  # type: ignore[no-untyped-def]
+    """A float patch ``p`` (H × W × 3, 0–255) with, each by chance, its brightness and contrast
+    changed (1 in 2), a Gaussian blur of σ 0.4–``blur_max`` (``blur_p``) and noise (3 in 10), back
+    to uint8: the photometric part the patch networks' augmentations share."""
+    import cv2
+    import numpy as np
+
+    if rng.random() < 0.5:
+        p = p * rng.uniform(0.6, 1.3) + rng.uniform(-30, 30)
+    if rng.random() < blur_p:
+        p = cv2.GaussianBlur(p, (0, 0), rng.uniform(0.4, blur_max))
+    if rng.random() < 0.3:
+        p = p + rng.normal(0, rng.uniform(2, 10), p.shape)
+    return np.clip(p, 0, 255).astype(np.uint8)
+
+
 def sharded_cli(doc: str | None, data: str, per_shard: int) -> argparse.ArgumentParser:
     """The arguments every sharded training script takes: what to do, where the generated shards go,
     how many, and how many training steps (scripts add their own)."""

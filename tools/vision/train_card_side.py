@@ -36,7 +36,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from torch_tools import sharded_cli  # noqa: E402
+from torch_tools import light_blur_noise, sharded_cli  # noqa: E402
 
 from vision.card_side import SIDES, H, W, prepare, sample  # noqa: E402
 
@@ -502,7 +502,6 @@ def printed_box(rng: np.random.Generator, p: np.ndarray) -> np.ndarray:
 def augment(rng: np.random.Generator, x: np.ndarray, kinds: np.ndarray | None = None) -> np.ndarray:
     """Colour, light, blur and noise a little further than the scenes do; turned by 180 degrees or
     mirrored (a card reads the same turned round; the side does not change in a mirror)."""
-    import cv2
 
     out = np.empty_like(x)
     for i, p in enumerate(x):
@@ -514,14 +513,7 @@ def augment(rng: np.random.Generator, x: np.ndarray, kinds: np.ndarray | None = 
             p = p[::-1, ::-1]
         if rng.random() < 0.3:
             p = p[:, ::-1]
-        p = p.astype(np.float32)
-        if rng.random() < 0.5:
-            p = p * rng.uniform(0.6, 1.3) + rng.uniform(-30, 30)
-        if rng.random() < 0.2:
-            p = cv2.GaussianBlur(p, (0, 0), rng.uniform(0.4, 1.0))
-        if rng.random() < 0.3:
-            p = p + rng.normal(0, rng.uniform(2, 10), p.shape)
-        out[i] = np.clip(p, 0, 255).astype(np.uint8)
+        out[i] = light_blur_noise(rng, p.astype(np.float32), 0.2, 1.0)
     return out
 
 

@@ -13,6 +13,9 @@ Labels (``FACE_RANKS``, ``FACE_SUITS``): a pip card (ace to ten) whose face show
 97 % of it visible, the quad at least 85 % on it — has its rank; a court card at least 70 % visible is
 ``court``; any other card, a back, a joker and every quad that is not mostly one card has rank
 ``-``. The suit is labelled where at least half the card shows and the quad is mostly on it.
+Three decks in four get their pips laid out wider or narrower, higher or lower, bigger or smaller
+than ``vision.render`` draws them (``spread_pips``): real decks differ there, and a network that saw
+one layout only takes another deck's whole face for no face at all.
 """
 
 from __future__ import annotations
@@ -21,13 +24,14 @@ import json
 import os
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from torch_tools import sharded_cli  # noqa: E402
+from torch_tools import light_blur_noise, sharded_cli  # noqa: E402
 from train_card_side import NONE, make_decks, outline_samples, scene_samples, shares  # noqa: E402
 
 from vision.card_side import prepare  # noqa: E402
@@ -58,6 +62,24 @@ def face_jitter(rng: np.random.Generator, outline: np.ndarray) -> np.ndarray:
         q = (c - centre) @ rot.T * sc + centre + np.clip(rng.normal(0, 0.02 * w, 2), -0.05 * w, 0.05 * w)
         q += np.clip(rng.laplace(0, 0.02 * w, (4, 2)), -0.06 * w, 0.06 * w)
     return np.roll(q, -int(rng.integers(4)), axis=0)
+
+
+def spread_pips(rng: np.random.Generator, decks: list) -> list:  # type: ignore[type-arg]
+    """``decks`` with the pips of three in four laid out as other decks do: columns and rows further
+    apart or closer (standard decks differ; ``render``'s own layout is one of them) and pips bigger or
+    smaller. Drawn from a generator of its own, so the scenes are otherwise the same."""
+    for d in decks:
+        if rng.random() < 0.75:
+            sx, sy = rng.uniform(0.6, 1.1), rng.uniform(0.8, 1.04)
+            d.style = replace(
+                d.style,
+                pip_left=0.5 - sx / 2,
+                pip_span_x=sx,
+                pip_top=0.5 - sy / 2,
+                pip_span_y=sy,
+                pip_scale=rng.uniform(0.85, 1.25),
+            )
+    return decks
 
 
 def labels_for(code: str, visible: float, own: float) -> tuple[int, int]:
@@ -105,7 +127,7 @@ def _shard(out: Path, k: int, per_shard: int, scene_seed: int, families=None) ->
     cv2.setNumThreads(1)
     fams = families or TRAIN_FAMILIES
     rng = np.random.default_rng(scene_seed)
-    decks = make_decks(rng, 6)
+    decks = spread_pips(np.random.default_rng([scene_seed, 2]), make_decks(rng, 6))
     patches, ranks, suits, meta = [], [], [], []
     for _ in range(per_shard):
         size, min_card = [((640, 480), 22), ((1280, 960), 30), ((1280, 960), 45), ((1920, 1080), 45)][
@@ -152,7 +174,6 @@ def load(dirs: list[Path], shards: list[int] | None = None, exclude: list[int] |
 def augment(rng: np.random.Generator, x: np.ndarray) -> np.ndarray:
     """Light, colour cast, blur and noise a little further than the scenes do; turned by 180 degrees
     or mirrored (pip layouts read the same both ways). Channels are never shuffled: red is a suit's."""
-    import cv2
 
     out = np.empty_like(x)
     for i, p in enumerate(x):
@@ -161,15 +182,9 @@ def augment(rng: np.random.Generator, x: np.ndarray) -> np.ndarray:
         if rng.random() < 0.3:
             p = p[:, ::-1]
         p = p.astype(np.float32)
-        if rng.random() < 0.5:
-            p = p * rng.uniform(0.6, 1.3) + rng.uniform(-30, 30)
         if rng.random() < 0.3:
             p = p * rng.uniform(0.85, 1.15, 3)
-        if rng.random() < 0.25:
-            p = cv2.GaussianBlur(p, (0, 0), rng.uniform(0.4, 1.1))
-        if rng.random() < 0.3:
-            p = p + rng.normal(0, rng.uniform(2, 10), p.shape)
-        out[i] = np.clip(p, 0, 255).astype(np.uint8)
+        out[i] = light_blur_noise(rng, p, 0.25, 1.1)
     return out
 
 
