@@ -93,9 +93,14 @@ class FaceReaderNet(OnnxNet):
         return load_checked(cls, path, "face_reader.onnx", "face reader", cls.logits, (1, 3, H, W), N_OUT)
 
     def logits(self, x: np.ndarray) -> np.ndarray:
+        """K × 17 logits, one patch per forward pass (``cv2.dnn`` plans the network again whenever
+        the batch size changes, which costs more than the passes)."""
         net = self._net()
-        net.setInput(np.ascontiguousarray(x, np.float32))
-        return np.asarray(net.forward(), np.float64).reshape(len(x), -1)
+        rows = []
+        for i in range(len(x)):
+            net.setInput(np.ascontiguousarray(x[i : i + 1], np.float32))
+            rows.append(np.asarray(net.forward(), np.float64).reshape(-1))
+        return np.stack(rows) if rows else np.zeros((0, N_OUT))
 
     def read(self, image: np.ndarray, quads: list[object]) -> list[FaceReading]:
         """What the face inside each quad (a ``CardQuad`` or 4 × 2 corners) of the BGR ``image`` says."""
@@ -164,8 +169,9 @@ def checked(face: FaceReading, sighting: Sighting) -> Sighting:
 def check_faces(
     image: np.ndarray, sightings: list[Sighting], reader: FaceReaderNet | None = None
 ) -> list[Sighting]:
-    """Every face sighting of ``image`` ``checked`` against the face inside its outline (one batch)."""
-    todo = [i for i, s in enumerate(sightings) if s.card not in (BACK, JOKER)]
+    """Every face sighting of ``image`` not read surely ``checked`` against the face inside its outline."""
+    # a sure index reading is left as it is (the face could only agree): no pass for it
+    todo = [i for i, s in enumerate(sightings) if s.card not in (BACK, JOKER) and s.confidence < INDEX_SURE]
     quads = []
     for i in todo:
         try:

@@ -356,7 +356,7 @@ def export(weights: Path, out: Path) -> None:
 
 def main() -> None:
     ap = sharded_cli(__doc__, "/tmp/face_reader_data", 60)
-    ap.set_defaults(shards=40, steps=8000)
+    ap.set_defaults(shards=48, steps=7000)
     ap.add_argument("--val-shards", type=int, nargs="+", default=[0, 20], help="kept for validation")
     ap.add_argument("--minutes", type=float, default=30.0)
     ap.add_argument("--batch", type=int, default=96)
