@@ -191,3 +191,25 @@ def check_faces(
 def face_checked(image: np.ndarray, sighting: Sighting, reader: FaceReaderNet | None = None) -> Sighting:
     """``check_faces`` of one sighting."""
     return check_faces(image, [sighting], reader)[0]
+
+
+def faces_alone(image: np.ndarray, outlines: list[np.ndarray]) -> list[Sighting | None]:
+    """For each card outline (4 × 2 corners, image pixels) whose index did not read, the card its face
+    alone says — an ace to ten the face reader is at least ``FACE_ALONE`` sure of — or None (also for
+    an outline of no area)."""
+    ok = []
+    for o in outlines:
+        try:
+            ok.append(check_quad(o, "face_reader"))
+        except CardSideError:
+            ok.append(None)
+    faces = iter(default_face_reader().read(image, [o for o in ok if o is not None]))
+    out: list[Sighting | None] = []
+    for o in ok:
+        face = next(faces) if o is not None else None
+        if o is None or face is None or face.card is None or face.confidence < FACE_ALONE:
+            out.append(None)
+            continue
+        corners = tuple((float(x), float(y)) for x, y in o)
+        out.append(Sighting(face.card, face.confidence, corners, None, evidence=(FACE_ALONE_EVIDENCE,)))
+    return out

@@ -24,10 +24,10 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from vision.card_side import BACK_THRESHOLD, CardSideError, back_probability, check_quad
+from vision.card_side import BACK_THRESHOLD, CardSideError, back_probability
 from vision.closer_look import closer_scale, look, windows
 from vision.detect import CardQuad, CornerFrame
-from vision.face_reader import FACE_ALONE, FACE_ALONE_EVIDENCE, default_face_reader, face_checked
+from vision.face_reader import face_checked, faces_alone
 from vision.finder import FinderMaps, IndexFrame, default_finder, index_frames
 from vision.index import Reading, corner_box, is_joker_corner
 from vision.render import CARD_ASPECT
@@ -146,17 +146,8 @@ def faces_of_unread(image: np.ndarray, unread: list[IndexFrame], read: list[Sigh
         mine = [np.array(o, np.float32).reshape(-1, 1, 2) for o in todo]
         if any(cv2.pointPolygonTest(q, (float(c[0]), float(c[1])), False) >= 0 for q in taken + mine):
             continue  # a card read there already, or this card's other corner
-        try:
-            check_quad(outline, "face_reader")
-        except CardSideError:
-            continue
         todo.append(outline)
-    out = []
-    for outline, face in zip(todo, default_face_reader().read(image, todo) if todo else [], strict=True):
-        if face.card is not None and face.confidence >= FACE_ALONE:
-            corners = tuple((float(x), float(y)) for x, y in outline)
-            out.append(Sighting(face.card, face.confidence, corners, None, evidence=(FACE_ALONE_EVIDENCE,)))
-    return out
+    return [s for s in faces_alone(image, todo) if s is not None]
 
 
 def _read_frames(

@@ -28,7 +28,7 @@ from vision.card_side import BACK_THRESHOLD, CardSideError, back_probability, ca
 from vision.closer_look import closer_quads
 from vision.corner_refiner import refine_step
 from vision.detect import CardQuad, CornerFrame, Detection, detect_cards, min_channel
-from vision.face_reader import FACE_ALONE, FACE_ALONE_EVIDENCE, check_faces, read_face
+from vision.face_reader import check_faces, faces_alone
 from vision.finder import FinderMaps, IndexFrame, default_finder, find_cards
 from vision.glyphs import RANK_CLASSES, SUIT_CLASSES, GlyphModel, default_model
 from vision.index import (
@@ -227,8 +227,8 @@ class Recognizer:
                 best.index_corner,
                 evidence=tuple(f"{r.card}:{r.confidence:.2f}" for r in readings),
             )
-        if self.mode == "table" and self.face_check and (face := _face_alone(image, quad)):
-            return face
+        if self.mode == "table" and self.face_check and (face := faces_alone(image, [quad.corners])[0]):
+            return face  # no index to read, but pips to count
         if any(r.reject < 0.5 and r.confidence > 0.2 for r in readings):
             return None  # an index is there, only not sure enough: neither a back nor a joker
         if index.joker(0) or index.joker(2):
@@ -501,17 +501,6 @@ def _no_joker_on_a_back(image: np.ndarray, sightings: list[Sighting]) -> list[Si
         else:
             out.append(s)
     return out
-
-
-def _face_alone(image: np.ndarray, quad: CardQuad) -> Sighting | None:
-    """A whole card whose index did not read, from its pips: an ace to ten the face reader is sure of."""
-    try:
-        face = read_face(image, quad)
-    except CardSideError:  # a degenerate quad shows no face
-        return None
-    if face.card is None or face.confidence < FACE_ALONE:
-        return None
-    return Sighting(face.card, face.confidence, _outline(quad), None, evidence=(FACE_ALONE_EVIDENCE,))
 
 
 def _outline(quad: CardQuad) -> tuple[tuple[float, float], ...]:
