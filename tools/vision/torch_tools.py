@@ -88,3 +88,44 @@ def sharded_cli(doc: str | None, data: str, per_shard: int) -> argparse.Argument
     ap.add_argument("--per-shard", type=int, default=per_shard)
     ap.add_argument("--steps", type=int, default=16000)
     return ap
+
+
+def patch_net_main(  # type: ignore[no-untyped-def]
+    doc: str | None,
+    name: str,
+    per_shard: int,
+    *,
+    shards: int,
+    steps: int,
+    val_shards: list[int],
+    minutes: float,
+    generate,
+    train,
+    export,
+    measure,
+) -> None:
+    """The command line of a small patch network's training script (``name``: the card-side check,
+    the face reader): ``generate`` / ``train`` / ``export`` / ``all`` and ``--measure``, with the
+    script's own defaults and its four steps."""
+    ap = sharded_cli(doc, f"/tmp/{name}_data", per_shard)
+    ap.set_defaults(shards=shards, steps=steps)
+    ap.add_argument("--val-shards", type=int, nargs="+", default=val_shards, help="kept for validation")
+    ap.add_argument("--minutes", type=float, default=minutes)
+    ap.add_argument("--batch", type=int, default=96)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--measure-scenes", type=int, default=80, help="held-out-family scenes for `measure`")
+    ap.add_argument("--weights", type=Path, default=Path(f"/tmp/{name}.pt"))
+    ap.add_argument("--out", type=Path, default=Path(f"vision/models/{name}.onnx"))
+    ap.add_argument("--measure", action="store_true", help="after training, also run `measure`")
+    ap.add_argument("--measure-data", type=Path, default=Path(f"/tmp/{name}_heldout"),
+                    help="where `measure` keeps its held-out-family shard")
+    a = ap.parse_args()
+    if a.what in ("generate", "all"):
+        generate(a.data[0], a.shards, a.per_shard, a.seed, a.first)
+    if a.what in ("train", "all"):
+        train(a.data, a.weights, a.steps, a.seed, a.minutes, a.batch, a.lr, a.val_shards)
+    if a.what in ("export", "all"):
+        export(a.weights, a.out)
+    if a.measure:
+        measure(a.data, a.weights, a.val_shards, a.seed, a.measure_scenes, a.measure_data)

@@ -31,7 +31,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from torch_tools import light_blur_noise, sharded_cli  # noqa: E402
+from torch_tools import light_blur_noise, patch_net_main  # noqa: E402
 from train_card_side import NONE, make_decks, outline_samples, scene_samples, shares  # noqa: E402
 
 from vision.card_side import prepare  # noqa: E402
@@ -355,32 +355,10 @@ def export(weights: Path, out: Path) -> None:
 
 
 def main() -> None:
-    ap = sharded_cli(__doc__, "/tmp/face_reader_data", 60)
-    ap.set_defaults(shards=48, steps=7000)
-    ap.add_argument("--val-shards", type=int, nargs="+", default=[0, 20], help="kept for validation")
-    ap.add_argument("--minutes", type=float, default=30.0)
-    ap.add_argument("--batch", type=int, default=96)
-    ap.add_argument("--lr", type=float, default=3e-3)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--measure-scenes", type=int, default=80, help="held-out-family scenes for `measure`")
-    ap.add_argument("--weights", type=Path, default=Path("/tmp/face_reader.pt"))
-    ap.add_argument("--out", type=Path, default=Path("vision/models/face_reader.onnx"))
-    ap.add_argument("--measure", action="store_true", help="after training, also run `measure`")
-    ap.add_argument(
-        "--measure-data",
-        type=Path,
-        default=Path("/tmp/face_reader_heldout"),
-        help="where `measure` keeps its held-out-family shard",
+    patch_net_main(
+        __doc__, "face_reader", 60, shards=48, steps=7000, val_shards=[0, 20], minutes=30.0,
+        generate=generate, train=train, export=export, measure=measure,
     )
-    a = ap.parse_args()
-    if a.what in ("generate", "all"):
-        generate(a.data[0], a.shards, a.per_shard, a.seed, a.first)
-    if a.what in ("train", "all"):
-        train(a.data, a.weights, a.steps, a.seed, a.minutes, a.batch, a.lr, a.val_shards)
-    if a.what in ("export", "all"):
-        export(a.weights, a.out)
-    if a.measure:
-        measure(a.data, a.weights, a.val_shards, a.seed, a.measure_scenes, a.measure_data)
 
 
 if __name__ == "__main__":
