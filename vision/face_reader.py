@@ -172,12 +172,7 @@ def check_faces(
     """Every face sighting of ``image`` not read surely ``checked`` against the face inside its outline."""
     # a sure index reading is left as it is (the face could only agree): no pass for it
     todo = [i for i, s in enumerate(sightings) if s.card not in (BACK, JOKER) and s.confidence < INDEX_SURE]
-    quads = []
-    for i in todo:
-        try:
-            quads.append(check_quad(np.array(sightings[i].outline, np.float64), "face_reader"))
-        except CardSideError:  # an outline of no area: nothing to look at
-            quads.append(None)
+    quads = [_quad_or_none(sightings[i].outline) for i in todo]
     keep = [(i, q) for i, q in zip(todo, quads, strict=True) if q is not None]
     if not keep:
         return sightings
@@ -197,12 +192,7 @@ def faces_alone(image: np.ndarray, outlines: list[np.ndarray]) -> list[Sighting 
     """For each card outline (4 × 2 corners, image pixels) whose index did not read, the card its face
     alone says — an ace to ten the face reader is at least ``FACE_ALONE`` sure of — or None (also for
     an outline of no area)."""
-    ok = []
-    for o in outlines:
-        try:
-            ok.append(check_quad(o, "face_reader"))
-        except CardSideError:
-            ok.append(None)
+    ok = [_quad_or_none(o) for o in outlines]
     faces = iter(default_face_reader().read(image, [o for o in ok if o is not None]))
     out: list[Sighting | None] = []
     for o in ok:
@@ -213,3 +203,11 @@ def faces_alone(image: np.ndarray, outlines: list[np.ndarray]) -> list[Sighting 
         corners = tuple((float(x), float(y)) for x, y in o)
         out.append(Sighting(face.card, face.confidence, corners, None, evidence=(FACE_ALONE_EVIDENCE,)))
     return out
+
+
+def _quad_or_none(outline: object) -> np.ndarray | None:
+    """The outline's 4 × 2 corners, or None for an outline of no area (nothing to look at)."""
+    try:
+        return check_quad(np.asarray(outline, np.float64), "face_reader")
+    except CardSideError:
+        return None
