@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import threading
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,19 @@ Listener = Callable[[Record, TableState], None]
 HISTORY_SIZE = 10
 # Where games keep their settled rounds in their public state, newest last.
 ROUND_KEYS = ("last_rounds", "last_coups", "history", "rounds")
+CARD_CODE = re.compile(r"(10|[2-9AJQKT])[SHDC]")  # a card face as the public state shows it ("BK": a back)
+
+
+def shown_cards(value: Any, out: Counter[str] | None = None) -> Counter[str]:
+    """How many times each card face appears in a public view (as the pages count them)."""
+    out = Counter() if out is None else out
+    if isinstance(value, str):
+        if CARD_CODE.fullmatch(value):
+            out[value] += 1
+    elif isinstance(value, dict | list | tuple):
+        for item in value.values() if isinstance(value, dict) else value:
+            shown_cards(item, out)
+    return out
 
 
 class RoundRecall:
@@ -71,6 +85,7 @@ class Table:
         # what a casino night adds to the public state (who sits where), read under the table's lock
         self.extras: Callable[[TableState], dict[str, Any]] | None = None
         self.state, self._recall = self._rebuild()
+        self._shown = shown_cards(self.public_state()["games"])  # the card faces viewers have seen
 
     @classmethod
     def open(cls, name: str, db: str | Path, *, game: str | None = None) -> Table:
@@ -166,7 +181,15 @@ class Table:
     def _announce(self, record: Record) -> None:
         for listener in list(self._listeners):
             listener(record, self.state)
-        self.hub.publish("state", {"seq": record.seq, "kind": record.kind, "state": self.public_state()})
+        state = self.public_state()
+        message = {"seq": record.seq, "kind": record.kind, "state": state}
+        # the card this record brought, once it lies face up: not a card the same record turned up
+        # (a hole card), and never a face-down one (a double-down card, a burn)
+        shown, card = shown_cards(state["games"]), record.data.get("card")
+        if isinstance(card, str) and shown[card] > self._shown[card]:
+            message["card"] = card
+        self._shown = shown
+        self.hub.publish("state", message)
 
     # ---- views ---------------------------------------------------------------------------------
     def public_state(self) -> dict[str, Any]:

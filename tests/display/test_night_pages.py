@@ -232,10 +232,9 @@ def test_a_misread_card_is_corrected_by_taps(browser: Any, night: NightServer) -
     page.wait_for_selector("body[data-connected=yes] [data-game-view]", timeout=20_000)
     page.click("#autoplay-off")
     page.wait_for_selector("#autoplay-state:text('dealer in control')", timeout=10_000)
-    for _ in range(60):  # to the next card the dealer enters for a player (the dealer's hole card is a back)
+    for _ in range(60):  # to the next card the dealer enters face up for a player
         state = night.get("/api/tables/bj/state")
-        prompt = state["prompt"]
-        if prompt["step"] == "card" and "dealer" not in f"{prompt.get('who')} {prompt.get('text')}".lower():
+        if face_up_card_due(state):
             break
         if state["prompt"]["step"] == "bet":
             page.click(".player-chip:first-child")  # a bet by taps (autoplay may have bet already)
@@ -255,6 +254,7 @@ def test_a_misread_card_is_corrected_by_taps(browser: Any, night: NightServer) -
     newest = "Number(document.querySelector('#recent-cards .recent')?.dataset.seq || 0)"
     page.wait_for_function(f"{newest} > {state['seq']}", timeout=10_000)
     seq = page.evaluate(newest)  # the record that brought the card just typed
+    assert page.get_attribute(f"#recent-cards .recent[data-seq='{seq}'] .card", "data-card") == "9C"
     page.click(f"#recent-cards .recent[data-seq='{seq}']")
     assert page.get_attribute("#card-panel", "data-mode") == "correct"
     page.click("#rank-pad button[data-rank='8']")
@@ -266,6 +266,87 @@ def test_a_misread_card_is_corrected_by_taps(browser: Any, night: NightServer) -
     assert "8D" in codes
     assert page.inner_text("#error") == ""
     page.click("#autoplay-on")
+    page.close()
+
+
+def face_up_card_due(state: dict[str, Any]) -> bool:
+    """The next card goes to a player face up: not the dealer's (the hole card is a back), not a burn,
+    not a double-down card (face down until the round is settled)."""
+    prompt, game = state["prompt"], state["games"]["blackjack"]
+    if prompt["step"] != "card" or not str(prompt.get("who")).startswith("seat-"):
+        return False
+    turn = game["turn"]
+    return turn is None or not game["seats"][str(turn["seat"])]["hands"][turn["hand"]]["doubled"]
+
+
+@pytest.fixture(scope="module")
+def still_night(tmp_path_factory: pytest.TempPathFactory) -> Iterator[NightServer]:
+    """A blackjack table where nothing happens but the dealer's taps: Ann at seat 1, no autoplay."""
+    table = {"id": "bj", "name": "Blackjack", "game": "blackjack"}  # the engine's shoe: no device deals
+    server = NightServer(tmp_path_factory.mktemp("still"), [table], ["Ann"])
+    try:
+        server.post("/api/tables/bj/autoplay", {"on": False})  # before anyone sits: not one step is played
+        ann = server.get("/api/players")[0]
+        server.post(f"/api/players/{ann['id']}/buy-in", {"amount": 500})
+        server.post("/api/tables/bj/seats", {"player_id": ann["id"], "seat": 1, "chips": 400})
+        yield server
+    finally:
+        server.stop()
+
+
+def type_card(page: Any, night: NightServer, code: str) -> int:
+    """The dealer enters ``code`` on the card pad; the record that took it (the newest: nothing else
+    moves at this table)."""
+    seq = night.get("/api/tables/bj/state")["seq"]
+    page.click(f"#rank-pad button[data-rank='{code[:-1]}']")
+    page.click(f"#suit-pad button[data-suit='{code[-1]}']")
+    wait_event(page, seq)
+    return int(night.get("/api/tables/bj/state")["seq"])
+
+
+def test_recent_cards_name_the_card_each_record_brought(browser: Any, still_night: NightServer) -> None:
+    """The card of a double goes face down, and the same record turns the dealer's hole card up:
+    the list of cards to correct must not offer that record as the hole card (a correction of it
+    would change Ann's card). Each card is typed, so the round is the same every time."""
+    night = still_night
+    page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
+    page.goto(f"{night.url}/tables/bj/control")
+    page.wait_for_selector("body[data-connected=yes] [data-game-view]", timeout=20_000)
+    seq = night.get("/api/tables/bj/state")["seq"]
+    page.click("button[data-option='shuffle']")
+    wait_event(page, seq)
+    page.click(".player-chip[data-seat='1']")
+    page.click("#bet-clear")
+    page.click(".chip[data-chip='10']")
+    for button in ("#place-bet", "button[data-option='deal']"):
+        seq = night.get("/api/tables/bj/state")["seq"]
+        page.click(button)
+        wait_event(page, seq)
+    brought = {type_card(page, night, code): code for code in ("6S", "6D", "5D", "10C")}  # Ann 11, dealer 16
+    seq = night.get("/api/tables/bj/state")["seq"]
+    page.click("button[data-option='double']")
+    wait_event(page, seq)
+    double = type_card(page, night, "9C")  # face down; Ann's turn is over, so the hole card turns up
+    state = night.get("/api/tables/bj/state")["games"]["blackjack"]
+    assert state["dealer"]["cards"] == ["6D", "10C"] and state["seats"]["1"]["hands"][0]["cards"][-1] == "BK"
+    last = type_card(page, night, "5S")  # the dealer draws to 21: the round is settled
+    brought |= {double: "9C", last: "5S"}
+    shown = page.eval_on_selector_all("#recent-cards .recent", "els => els.map(e => "
+                                      "[Number(e.dataset.seq), e.querySelector('.card').dataset.card])")
+    assert shown and all(brought.get(seq) == card for seq, card in shown), (shown, brought)
+    assert [card for _, card in shown] == ["5S", "5D", "6D", "6S"]  # the hole card and the double: backs
+    # the dealer's last card was a 4, not a 5: by taps, and the round is settled again on the right card
+    page.click(f"#recent-cards .recent[data-seq='{last}']")
+    page.click("#rank-pad button[data-rank='4']")
+    page.click("#suit-pad button[data-suit='S']")
+    page.wait_for_function("document.getElementById('card-panel').dataset.mode === 'enter'", timeout=10_000)
+    assert page.inner_text("#error") == ""
+    state = night.get("/api/tables/bj/state")
+    assert state["corrected"] == {str(last): "4S"}
+    game = state["games"]["blackjack"]
+    assert game["dealer"]["cards"] == ["6D", "10C", "4S"]
+    assert game["seats"]["1"]["hands"][0]["cards"] == ["6S", "5D", "9C"]
+    assert game["seats"]["1"]["hands"][0]["result"] == "push"  # 20 against 20
     page.close()
 
 

@@ -45,7 +45,6 @@ let rank = "";
 let fixing = null;        // {seq, card} being corrected
 let disputing = null;     // an open integrity issue being settled
 const recent = [];        // the last card records: {seq, kind, card}
-let seenCodes = null;
 
 const $ = (id) => document.getElementById(id);
 const errorBox = $("error");
@@ -227,20 +226,13 @@ async function enterCard(code) {
   }
 }
 
+// The server names the card a record brought once it lies face up (a card turned up by the same
+// record, such as the dealer's hole card, is not the record's card, and a face-down one is not shown).
 function noteCards(msg) {
-  const state = msg.data && msg.data.state;
-  if (!state) return;
-  const codes = cardCodes(state.games || {});
-  if (seenCodes && msg.data.seq) {
-    const before = {};
-    for (const c of seenCodes) before[c] = (before[c] || 0) + 1;
-    for (const c of codes) {
-      if (before[c]) before[c] -= 1;
-      else { recent.unshift({ seq: msg.data.seq, kind: msg.data.kind, card: c }); break; }
-    }
-    recent.splice(8);
-  }
-  seenCodes = codes;
+  const card = msg.data && msg.data.card;
+  if (!card || !msg.data.seq) return;
+  recent.unshift({ seq: msg.data.seq, kind: msg.data.kind, card });
+  recent.splice(8);
 }
 
 function renderRecent() {

@@ -87,7 +87,7 @@ function tablePlayers(state) {
     .sort((a, b) => Number(a.seat) - Number(b.seat));
 }
 
-// Every face-up card code anywhere in a game's JSON (to tell which card a record brought).
+// Every face-up card code anywhere in a game's JSON (the server counts them alike: runtime.shown_cards).
 function cardCodes(value, out = []) {
   if (typeof value === "string") { if (CARD_CODE.test(value)) out.push(value); } else if (Array.isArray(value)) value.forEach((v) => cardCodes(v, out));
   else if (value && typeof value === "object") Object.values(value).forEach((v) => cardCodes(v, out));
