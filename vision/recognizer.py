@@ -31,6 +31,7 @@ from vision.detect import CardQuad, CornerFrame, Detection, detect_cards, min_ch
 from vision.face_reader import check_faces, faces_alone
 from vision.finder import FinderMaps, IndexFrame, default_finder, find_cards
 from vision.glyphs import RANK_CLASSES, SUIT_CLASSES, GlyphModel, default_model
+from vision.hand_backs import backs_in_regions
 from vision.index import (
     PX,
     IndexGlyphs,
@@ -417,6 +418,9 @@ class Recognizer:
                     sightings.append(s)
         if self.mode == "table":
             sightings = _no_back_on_a_face(_no_joker_on_a_back(view, sightings))
+            # a back built from a region's outer corners is a whole card, never a court card's inner frame
+            held = backs_in_regions(view, det.blobs, sightings)
+            sightings += [b for b in held if not _covers_an_index(b, sightings)]
             if self.face_check:
                 sightings = check_faces(view, sightings)
         if self.mode == "shoe" and all(s.card == BACK for s in sightings):
@@ -509,22 +513,37 @@ def _outline(quad: CardQuad) -> tuple[tuple[float, float], ...]:
 
 def _no_back_on_a_face(sightings: list[Sighting]) -> list[Sighting]:
     """Backs without those round a face's index or in the middle of a face (a court card's inner
-    frame taken for a back): a back has no index."""
+    frame taken for a back): a back has no index. A back whose middle lies on a face but which is as
+    big as a card (``INNER_FRAME`` of the face or more) is a back lying on that face (a hand's top
+    card face down) and stays."""
     faces = [s for s in sightings if s.index_corner]
 
-    def inside(pts: tuple[tuple[float, float], ...], p: np.ndarray) -> bool:
-        poly = np.array(pts, np.float32).reshape(-1, 1, 2)
-        return cv2.pointPolygonTest(poly, (float(p[0]), float(p[1])), False) > 0
+    def area(pts: tuple[tuple[float, float], ...]) -> float:
+        return float(cv2.contourArea(np.array(pts, np.float32)))
 
-    def on_a_face(b: Sighting) -> bool:
+    def inner_frame(b: Sighting) -> bool:
         centre = np.mean(np.array(b.outline), axis=0)
-        return any(
-            inside(b.outline, np.mean(np.array(f.index_corner), axis=0)) or inside(f.outline, centre)
-            for f in faces
-            if f.index_corner
-        )
+        smaller = [f for f in faces if area(b.outline) < INNER_FRAME * area(f.outline)]
+        return any(_strictly_inside(f.outline, centre) for f in smaller)
 
-    return [s for s in sightings if s.card != BACK or not on_a_face(s)]
+    return [s for s in sightings if s.card != BACK or not (_covers_an_index(s, faces) or inner_frame(s))]
+
+
+def _covers_an_index(back: Sighting, sightings: list[Sighting]) -> bool:
+    """Whether the outline of ``back`` holds the index one of ``sightings`` was read from."""
+    return any(
+        _strictly_inside(back.outline, np.mean(np.array(f.index_corner), axis=0))
+        for f in sightings
+        if f.index_corner
+    )
+
+
+def _strictly_inside(pts: tuple[tuple[float, float], ...], p: np.ndarray) -> bool:
+    poly = np.array(pts, np.float32).reshape(-1, 1, 2)
+    return cv2.pointPolygonTest(poly, (float(p[0]), float(p[1])), False) > 0
+
+
+INNER_FRAME = 0.8  # a court card's picture frame covers well under this much of its card
 
 
 def _shifted(f: CornerFrame, by: float) -> CornerFrame:

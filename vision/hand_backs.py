@@ -1,0 +1,102 @@
+"""Face-down cards inside a merged region: a hole card lying on (or beside) its hand's up card.
+
+Two touching cards make one bright region, so no finder gives the face-down one a quad of its own,
+and a back has no index for the corner readers to find. But the region's outline still shows the
+back's own corners: each corner the threshold finder traced (``Blob.corners``, a corner, its two
+edges and the card width) implies a whole card lying from it, upright or sideways. In a region of
+a few cards that holds a face read from its index (a hand), a hypothesis that lies on the region,
+is not on a back already seen, and that the card-side network (``vision.card_side``) takes surely
+for a back (``BACK_SURE``) is that back; its sides are then snapped onto the frame's edges at full
+resolution. Of the hypotheses for one card (the back's other corners imply it too) the surest
+stands.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.card_side import default_card_side
+from vision.detect import Blob
+from vision.finder import IndexFrame, snap_to_edges
+from vision.render import CARD_ASPECT
+from vision.sighting import BACK, Sighting
+
+BACK_SURE = 0.95  # a guessed quad must look surely like a back (a quad found whole needs BACK_THRESHOLD)
+ON_REGION = 0.9  # of a hypothesis' area inside the region's outline: a card does not overhang the table
+HAND_CARDS = 4  # a region bigger than this many cards is not one hand (a pale table merged with its cards)
+EVIDENCE = "a back among the corners of a merged region"
+
+
+def backs_in_regions(image: np.ndarray, blobs: tuple[Blob, ...], known: list[Sighting]) -> list[Sighting]:
+    """Backs lying in the merged regions ``blobs`` of the BGR ``image``, other than the backs among
+    the ``known`` sightings. (A face's outline may be a guess spanning its whole hand, so faces are
+    left to the card-side network, which takes a face's quad for a face, and to the recogniser's
+    rule that a back never covers a face's index.)"""
+    backs = [
+        np.asarray(s.outline, np.float32).reshape(-1, 1, 2) for s in known if s.card == BACK and s.outline
+    ]
+    faces = [s for s in known if s.index_corner and s.card != BACK]
+    hyps: list[tuple[np.ndarray, float]] = []
+    for blob in blobs:
+        region = np.asarray(blob.outline, np.float32).reshape(-1, 1, 2)
+        if len(region) < 3:
+            continue
+        # a hand: a region of a few cards that holds a face read from its index
+        area = float(cv2.contourArea(region))
+        if not any(_holds(region, s.index_corner) for s in faces):
+            continue
+        for f in blob.corners:
+            if area > HAND_CARDS * CARD_ASPECT * f.width**2:
+                continue
+            for sideways in (False, True):
+                quad = IndexFrame(f, sideways, 0.0).outline()
+                if not _lies_on(quad, region) or _in_a_back(quad, backs):
+                    continue
+                hyps.append((quad, f.width))
+    if not hyps:
+        return []
+    sides = default_card_side().sides(image, [q for q, _ in hyps])
+    ranked = sorted(
+        ((s.back, q, w) for s, (q, w) in zip(sides, hyps, strict=True) if s.back >= BACK_SURE),
+        key=lambda t: -t[0],
+    )
+    out: list[Sighting] = []
+    for _, quad, width in ranked:
+        if _in_a_back(quad, backs):
+            continue  # a surer hypothesis of this back stands
+        backs.append(quad.astype(np.float32).reshape(-1, 1, 2))
+        snapped = snap_to_edges(image, quad, 0.08 * width)
+        outline = tuple((float(x), float(y)) for x, y in snapped)
+        out.append(Sighting(BACK, 0.8, outline, None, evidence=(EVIDENCE,)))
+    return out
+
+
+def _lies_on(quad: np.ndarray, region: np.ndarray) -> bool:
+    """Whether most of ``quad`` lies inside the region outline ``region``."""
+    q = quad.astype(np.float32)
+    x0, y0 = np.floor(np.minimum(q.min(axis=0), region.reshape(-1, 2).min(axis=0))).astype(int)
+    x1, y1 = np.ceil(np.maximum(q.max(axis=0), region.reshape(-1, 2).max(axis=0))).astype(int)
+    size = max(x1 - x0, y1 - y0, 1)
+    f = min(1.0, 256.0 / size)  # the test needs no finer raster than this
+    shape = (int((y1 - y0) * f) + 2, int((x1 - x0) * f) + 2)
+    a = np.zeros(shape, np.uint8)
+    b = np.zeros(shape, np.uint8)
+    cv2.fillPoly(a, [np.round((q - (x0, y0)) * f).astype(np.int32)], 1)
+    cv2.fillPoly(b, [np.round((region.reshape(-1, 2) - (x0, y0)) * f).astype(np.int32)], 1)
+    area = int(a.sum())
+    return area > 0 and int((a & b).sum()) >= ON_REGION * area
+
+
+def _holds(region: np.ndarray, pts: tuple[tuple[float, float], ...] | None) -> bool:
+    """Whether the middle of ``pts`` (an index corner) lies inside ``region``."""
+    if not pts:
+        return False
+    x, y = np.mean(np.asarray(pts, np.float64), axis=0)
+    return cv2.pointPolygonTest(region, (float(x), float(y)), False) >= 0
+
+
+def _in_a_back(quad: np.ndarray, backs: list[np.ndarray]) -> bool:
+    """Whether ``quad``'s middle lies on one of the backs already seen (outlines for pointPolygonTest)."""
+    x, y = quad.mean(axis=0)
+    return any(cv2.pointPolygonTest(b, (float(x), float(y)), False) >= 0 for b in backs)
