@@ -1,18 +1,20 @@
-"""The finder's backs-stage scene options (tools/vision/scenes.py): backs with art of their own, a
-bigger share of backs, layout weights."""
+"""The scene generator (tools/vision/scenes.py): the finder's backs-stage options (backs with art of
+their own, a bigger share of backs, layout weights) and the benchmark's ground truth."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 TOOLS = Path(__file__).resolve().parents[2] / "tools" / "vision"
 sys.path.insert(0, str(TOOLS))
 
 from backgrounds import TRAIN_FAMILIES  # noqa: E402
-from scenes import FACE_PX, Deck, make_scene, targets, varied_back  # noqa: E402
+from scenes import FACE_PX, Deck, make_scene, targets, varied_back, write_benchmark  # noqa: E402
 
 from vision.render import CARD_ASPECT  # noqa: E402
 
@@ -50,3 +52,41 @@ def test_layout_weights_choose_the_layout() -> None:
         s = make_scene(rng, (256, 256), TRAIN_FAMILIES, decks, max_cards=8, layout_p=(0, 0, 0, 0, 0, 1))
         visible += [c.visible for c in s.cards]
     assert np.mean(np.array(visible) < 0.95) > 0.6  # the default mix: about half
+
+
+def test_in_frame_is_the_part_of_the_card_inside_the_frame() -> None:
+    rng = np.random.default_rng(21)
+    decks = [Deck(rng)]
+    cut = 0
+    for _ in range(12):
+        s = make_scene(rng, (256, 192), TRAIN_FAMILIES, decks, max_cards=6)
+        frame = np.array([[0, 0], [256, 0], [256, 192], [0, 192]], np.float32)
+        for c in s.cards:
+            if np.linalg.norm(c.outline[1] - c.outline[0]) < 30:
+                continue  # on a tiny card the mask's anti-aliased edge outweighs the frame's cut
+            quad = c.outline.astype(np.float32)
+            inside = cv2.intersectConvexConvex(quad, frame)[0] / cv2.contourArea(quad)
+            assert abs(c.in_frame - inside) < 0.04  # the outline's rounded corners differ a little
+            assert 0 < c.shown <= c.visible
+            cut += c.in_frame < 0.9
+    assert cut > 0  # the draw did cut some cards at the frame's edge
+
+
+def test_a_back_mostly_outside_the_frame_is_not_asked_for(tmp_path: Path) -> None:
+    write_benchmark(tmp_path, "train", 60, 8, (320, 240))
+    truth = json.loads((tmp_path / "truth.json").read_text())
+    labels = json.loads((tmp_path / "labels.json").read_text())
+    optional = json.loads((tmp_path / "optional.json").read_text())
+    asked = left = 0
+    for name, scene in truth.items():
+        for c in scene["cards"]:
+            if c["code"] != "BK" or np.linalg.norm(np.subtract(c["outline"][1], c["outline"][0])) < 50:
+                continue
+            shown = c["visible"] * c["in_frame"]
+            if shown > 0.5:
+                asked += 1
+                assert "BK" in labels[name]
+            elif c["visible"] > 0.5:  # uncovered, but mostly outside the frame
+                left += 1
+                assert "BK" in optional[name]
+    assert asked > 0 and left > 0

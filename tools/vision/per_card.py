@@ -43,7 +43,8 @@ def found(root: Path, rec: Recognizer) -> list[tuple[float, float, bool]]:
             outline = np.array(card["outline"], np.float32)
             if card["code"] not in labels[name] or _width(outline) < 50:
                 continue
-            if not (any(card["index_visible"]) or (card["code"] == "BK" and card["visible"] > 0.5)):
+            shown = card["visible"] * card.get("in_frame", 1.0)
+            if not (any(card["index_visible"]) or (card["code"] == "BK" and shown > 0.5)):
                 continue
             poly = outline.reshape(-1, 1, 2)
             hit = any(
@@ -54,7 +55,7 @@ def found(root: Path, rec: Recognizer) -> list[tuple[float, float, bool]]:
                 >= 0
                 for s in sightings
             )
-            rows.append((_width(outline), float(card["visible"]), hit))
+            rows.append((_width(outline), shown, hit))
     return rows
 
 

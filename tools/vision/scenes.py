@@ -44,7 +44,11 @@ READABLE = 50.0  # benchmark cards are at least this wide (px): an index narrowe
 @dataclass(frozen=True)
 class CardTruth:
     """One card in a scene: its code, outline (4 corners, clockwise from the top-left of the face),
-    the index quads that carry an index, how much of it shows, and its id in the label map."""
+    the index quads that carry an index, how much of it shows, and its id in the label map.
+
+    ``visible`` is the uncovered fraction of the part inside the frame (what the training scripts
+    weigh); ``in_frame`` the fraction of the whole card inside the frame; ``shown`` their product,
+    how much of the card a camera shows."""
 
     code: str
     outline: np.ndarray  # (4, 2) image pixels
@@ -52,6 +56,11 @@ class CardTruth:
     visible: float
     index_visible: tuple[bool, ...]
     ident: int
+    in_frame: float = 1.0
+
+    @property
+    def shown(self) -> float:
+        return self.visible * self.in_frame
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -60,6 +69,7 @@ class CardTruth:
             "index_quads": [q.round(2).tolist() for q in self.index_quads],
             "index_visible": list(self.index_visible),
             "visible": round(self.visible, 3),
+            "in_frame": round(self.in_frame, 3),
         }
 
 
@@ -456,7 +466,8 @@ def make_scene(
         lab = labels[y0:y1, x0:x1]
         lab[mask > 127] = ident
         iq = tuple(to_image(to_plane(q)) for q in deck.index_quads(code))
-        truths.append((code, corners, iq, ident, int((mask > 127).sum())))
+        in_frame = min(1.0, float((mask > 127).sum()) / max(1.0, cv2.contourArea(poly.astype(np.float32))))
+        truths.append((code, corners, iq, ident, int((mask > 127).sum()), in_frame))
     occ = np.zeros((H, W), bool)
     occluders: list[tuple[str, np.ndarray]] = []
     for _ in range(int(rng.poisson(1.2))):
@@ -478,13 +489,15 @@ def make_scene(
         out = cv2.imdecode(enc, cv2.IMREAD_COLOR)
     counts = np.bincount(labels.ravel(), minlength=len(placements) + 1)
     cards = []
-    for code, corners, iq, ident, full in truths:
+    for code, corners, iq, ident, full, in_frame in truths:
         vis = counts[ident] / max(1, full / (ss * ss))
         if counts[ident] == 0:
             continue
         iv = tuple(bool(_index_shows(labels, q / ss, ident)) for q in iq)
         cards.append(
-            CardTruth(code, corners / ss, tuple(q / ss for q in iq), float(min(1.0, vis)), iv, ident)
+            CardTruth(
+                code, corners / ss, tuple(q / ss for q in iq), float(min(1.0, vis)), iv, ident, in_frame
+            )
         )
     return Scene(out, labels, tuple(cards), family, tuple((k, q / ss) for k, q in occluders))
 
@@ -662,12 +675,12 @@ def write_benchmark(out: Path, split: str, count: int, seed: int, size: tuple[in
         name = f"scene_{i:03d}.jpg"
         cv2.imwrite(str(out / "images" / name), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
         # the codes a reader can be asked for: cards wide enough to read with at least one index
-        # showing, or a back that is at least half visible
+        # showing, or a back of which at least half is in view (uncovered and inside the frame)
         shown = [
             c
             for c in scene.cards
             if np.linalg.norm(c.outline[1] - c.outline[0]) >= READABLE
-            and (any(c.index_visible) or (c.code == "BK" and c.visible > 0.5))
+            and (any(c.index_visible) or (c.code == "BK" and c.shown > 0.5))
         ]
         labels[name] = [c.code for c in shown]
         optional[name] = [c.code for c in scene.cards if c.visible > 0 and not any(c is d for d in shown)]
