@@ -73,7 +73,8 @@ class TableState:
 
     def to_json(self, *, public: bool = False) -> dict[str, Any]:
         """The whole state; ``public`` is what any viewer may see (no identities of cards out of
-        the shoe beyond what each game shows)."""
+        the shoe beyond what each game shows: a corrected card is named only by its game, which
+        keeps a face-down one a back until it is turned up)."""
         return {
             "applied": self.applied,
             "shoe": None if self.shoe is None else self.shoe.to_json(public=public),
@@ -81,7 +82,7 @@ class TableState:
             "games": {name: _game_json(game) for name, game in self.games.items()},
             "paused": dict(self.paused),
             "voided": {str(seq): reason for seq, reason in self.voided.items()},
-            "corrected": {str(seq): card for seq, card in self.corrected.items()},
+            "corrected": {str(seq): True if public else card for seq, card in self.corrected.items()},
             "disputes": {str(n): detail for n, detail in self.disputes.items()},
         }
 

@@ -136,7 +136,13 @@ class Table:
 
     # ---- changes -------------------------------------------------------------------------------
     def submit(self, op: Operation) -> Record:
-        """Verify ``op`` against the rules, log it durably, then apply it."""
+        """Verify ``op`` against the rules, log it durably, then apply it. A void or a correction
+        (sent as an operation) changes records already applied: it goes through :meth:`void` or
+        :meth:`correct`, which replay the log with it."""
+        if isinstance(op, VoidRecord):
+            return self.void(op.seq, op.reason)
+        if isinstance(op, CorrectCard):
+            return self.correct(op.seq, op.card, op.reason)
         with self._lock:
             trial = copy.deepcopy(self.state)
             trial.apply(op)
@@ -153,9 +159,12 @@ class Table:
             return self._rewrite(VoidRecord(seq, reason), skip={seq}, what="void")
 
     def correct(self, seq: int, card: Card, reason: str = "") -> Record:
-        """Record ``seq`` dealt ``card``, not what was read: replay it with the right card."""
+        """Record ``seq`` dealt ``card``, not what was read: replay it with the right card.
+
+        ``seq`` may also name an earlier correction (the card a page lists after one): the dealt
+        record it corrected is corrected again, and the newest correction is the card."""
         with self._lock:
-            self._check_target(seq)
+            seq = self._dealt_record(seq)
             return self._rewrite(CorrectCard(seq, card, reason), correct={seq: card}, what="correct")
 
     def _check_target(self, seq: int) -> None:
@@ -163,6 +172,21 @@ class Table:
             raise IllegalOperation(f"there is no record {seq} (the last is {self.store.last_seq})")
         if seq in self.state.voided:
             raise IllegalOperation(f"record {seq} is void")
+
+    def _dealt_record(self, seq: int) -> int:
+        """The record whose card ``seq`` names: ``seq`` itself, or the one a correction corrected."""
+        while True:
+            self._check_target(seq)
+            record = next(self.store.records(after=seq - 1))
+            if record.kind != CorrectCard.kind:
+                break
+            target = int(record.data["seq"])
+            if not target < seq:  # a correction logged raw, of itself or of a later record
+                raise IllegalOperation(f"record {seq} corrects record {target}, not an earlier one")
+            seq = target
+        if not isinstance(record.data.get("card"), str):
+            raise IllegalOperation(f"record {seq} ({record.kind}) carries no card to correct")
+        return seq
 
     def _rewrite(self, op: Operation, *, what: str, skip: set[int] | None = None,
                  correct: dict[int, Card] | None = None) -> Record:
@@ -188,6 +212,8 @@ class Table:
         shown, card = shown_cards(state["games"]), record.data.get("card")
         if isinstance(card, str) and shown[card] > self._shown[card]:
             message["card"] = card
+            if record.kind == CorrectCard.kind:  # the card is the corrected record's, not this one's
+                message["corrects"] = record.data["seq"]
         self._shown = shown
         self.hub.publish("state", message)
 

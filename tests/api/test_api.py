@@ -1,6 +1,8 @@
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -8,6 +10,7 @@ from fastapi.testclient import TestClient
 
 from dealer.api import create_app
 from dealer.config import load_settings
+from dealer.store import EventStore, Role, rebuild_state
 from dealer.table.host import TableHost
 
 
@@ -101,14 +104,107 @@ def test_void_and_correct_are_checked_against_the_log(secured: tuple[TestClient,
     assert [e["payload"] for e in events if e["kind"] == "table.correct-card"] == [
         {"seq": seq, "card": "KD", "reason": "corrected by the dealer"}]
     assert "dealt" not in after["shoe"]  # no card identities out of the shoe in the public state
-    assert after["corrected"] == {str(seq): "KD"}
+    assert after["corrected"] == {str(seq): True}  # nor the card a correction made (no game shows it)
     # a record with no card cannot be corrected, and a missing record is named
-    assert client.post("/api/cards/correct", json={"seq": 1, "card": "KD"}, headers=admin).status_code == 409
+    nothing = client.post("/api/cards/correct", json={"seq": 1, "card": "KD"}, headers=admin)
+    assert nothing.status_code == 409
+    assert nothing.json()["detail"] == "record 1 (shoe.load) carries no card to correct"
     missing = client.post("/api/void", json={"seq": 999, "reason": "x"}, headers=admin)
     assert missing.status_code == 409 and "no record 999" in missing.json()["detail"]
     voided = client.post("/api/void", json={"seq": seq, "reason": "dealt by mistake"}, headers=admin)
     assert voided.status_code == 201
     assert client.get("/state", headers=admin).json()["shoe"]["cards_out"] == state["shoe"]["cards_out"]
+
+
+NO_DEVICES = {"shoe": "none", "shuffler": "none", "reels": "none", "camera": "none"}
+
+
+@pytest.fixture
+def live_blackjack(tmp_path: Path) -> Iterator[tuple[TestClient, dict[str, str]]]:
+    """A token-protected live blackjack table (cards typed by the dealer): seat 1 bet 10, the deal due."""
+    settings = load_settings(None, table={"db": tmp_path / "t.db", "game": "blackjack", "mode": "live"},
+                             devices=NO_DEVICES, server={"require_tokens": True})
+    with TestClient(create_app(lambda: TableHost.open(settings))) as client:
+        host: TableHost = client.app.state.host  # type: ignore[attr-defined]
+        tokens = {role.name.lower(): host.tokens.create(role)[0] for role in Role}
+        admin = auth(tokens["admin"])
+        chips, bet = {"source": "cage", "target": "seat-1", "amount": 100}, {"seat": 1, "amount": 10}
+        for path, body in (("/api/operations", {"kind": "chips.transfer", "payload": chips}),
+                           ("/api/actions", {"option": "shuffle"}),
+                           ("/api/operations", {"kind": "blackjack.bet", "payload": bet}),
+                           ("/api/actions", {"option": "deal"})):
+            done = client.post(path, json=body, headers=admin)
+            assert done.status_code == 201, done.text
+        yield client, tokens
+
+
+def typed(client: TestClient, token: str, code: str) -> int:
+    """The dealer types ``code``; the record that took it."""
+    done = client.post("/api/cards", json={"card": code}, headers=auth(token))
+    assert done.status_code == 201, done.text
+    return int(done.json()["seq"])
+
+
+def test_a_corrected_face_down_card_is_named_to_no_viewer_until_it_is_turned_up(
+        live_blackjack: tuple[TestClient, dict[str, str]]) -> None:
+    client, tokens = live_blackjack
+    dealer, viewer = tokens["dealer"], auth(tokens["viewer"])
+    for code in ("6S", "7D", "5D", "BK"):  # seat 1 has 11; the dealer shows 7D, the hole card face down
+        typed(client, dealer, code)
+    assert client.post("/api/actions", json={"option": "double"}, headers=auth(dealer)).status_code == 201
+    double = typed(client, dealer, "9C")  # the double-down card, dealt face down: it was really the 8D
+    with client.websocket_connect(f"/ws?token={tokens['viewer']}") as ws:
+        assert ws.receive_json()["type"] == "hello"
+        fixed = client.post("/api/cards/correct", json={"seq": double, "card": "8D"}, headers=auth(dealer))
+        assert fixed.status_code == 201, fixed.text
+        message = ws.receive_json()
+    assert message["data"]["seq"] == fixed.json()["seq"]
+    state = client.get("/state", headers=viewer).json()
+    assert state["games"]["blackjack"]["seats"]["1"]["hands"][0]["cards"] == ["6S", "5D", "BK"]
+    assert str(double) in state["corrected"]  # that a correction was made is public, not what the card is
+    assert "8D" not in json.dumps(state) and "8D" not in json.dumps(message)
+    # the hole card is turned up (KC: 17 stands), the round is settled and the double card shown
+    typed(client, dealer, "KC")
+    state = client.get("/state", headers=viewer).json()
+    settled = state["games"]["blackjack"]["last_rounds"][-1]["seats"]["1"]["hands"][0]
+    assert settled["cards"] == ["6S", "5D", "8D"] and settled["result"] == "win"  # 19 against 17
+    assert "8D" in json.dumps(state["games"])
+    # the admin's event log names the correction from the start (it shows face-down burns too)
+    events = client.get("/api/events?last=10", headers=auth(tokens["admin"])).json()
+    assert {"seq": double, "card": "8D", "reason": "corrected by the dealer"} in [
+        e["payload"] for e in events if e["kind"] == "table.correct-card"]
+
+
+def test_correcting_a_correction_corrects_the_dealt_card_again(
+        tmp_path: Path, live_blackjack: tuple[TestClient, dict[str, str]]) -> None:
+    """The control page lists a correction's card like any other: tapped, it is the dealt card that
+    changes, to the newest correction, now and after a restart."""
+    client, tokens = live_blackjack
+    dealer = auth(tokens["dealer"])
+    first = typed(client, tokens["dealer"], "6S")
+    for code in ("7D", "5D", "BK"):
+        typed(client, tokens["dealer"], code)
+    fixed = client.post("/api/cards/correct", json={"seq": first, "card": "4S"}, headers=dealer)
+    assert fixed.status_code == 201, fixed.text
+    again = client.post("/api/cards/correct", json={"seq": fixed.json()["seq"], "card": "3S"}, headers=dealer)
+    assert again.status_code == 201, again.text
+    hand = client.get("/state", headers=dealer).json()["games"]["blackjack"]["seats"]["1"]["hands"][0]
+    assert hand["cards"] == ["3S", "5D"] and hand["total"] == 8
+    # a correction sent as a raw operation goes the same way: the game's card changes with it
+    raw = client.post("/api/operations", headers=dealer, json={
+        "kind": "table.correct-card", "payload": {"seq": again.json()["seq"], "card": "2S"}})
+    assert raw.status_code == 201, raw.text
+    state = client.get("/state", headers=dealer).json()
+    assert state["games"]["blackjack"]["seats"]["1"]["hands"][0]["cards"] == ["2S", "5D"]
+    assert state["corrected"] == {str(first): True}
+    events = client.get("/api/events?last=3", headers=auth(tokens["admin"])).json()
+    assert [e["payload"]["seq"] for e in events] == [first, first, first]
+    store = EventStore.open(tmp_path / "t.db")  # the log replays to the same cards (a restart)
+    try:
+        game = rebuild_state(store).games["blackjack"].to_json()
+    finally:
+        store.close()
+    assert game["seats"]["1"]["hands"][0]["cards"] == ["2S", "5D"]
 
 
 def test_websocket_sends_hello_then_each_event(secured: tuple[TestClient, dict[str, str]]) -> None:

@@ -342,11 +342,52 @@ def test_recent_cards_name_the_card_each_record_brought(browser: Any, still_nigh
     page.wait_for_function("document.getElementById('card-panel').dataset.mode === 'enter'", timeout=10_000)
     assert page.inner_text("#error") == ""
     state = night.get("/api/tables/bj/state")
-    assert state["corrected"] == {str(last): "4S"}
+    assert state["corrected"] == {str(last): True}
     game = state["games"]["blackjack"]
     assert game["dealer"]["cards"] == ["6D", "10C", "4S"]
     assert game["seats"]["1"]["hands"][0]["cards"] == ["6S", "5D", "9C"]
     assert game["seats"]["1"]["hands"][0]["result"] == "push"  # 20 against 20
+    page.close()
+
+
+def test_a_corrected_card_is_corrected_again_by_taps(browser: Any, still_night: NightServer) -> None:
+    """A card corrected to the wrong card is corrected again: the page lists the dealt record with the
+    card of its newest correction, and a tap on it changes the card in the game once more."""
+    night = still_night
+    page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
+    page.goto(f"{night.url}/tables/bj/control")
+    page.wait_for_selector("body[data-connected=yes] [data-game-view]", timeout=20_000)
+    state = night.get("/api/tables/bj/state")
+    if state["prompt"]["step"] == "shuffle":  # a fresh table (this test alone): the shoe first
+        page.click("button[data-option='shuffle']")
+        wait_event(page, state["seq"])
+    page.click(".player-chip[data-seat='1']")
+    page.click("#bet-clear")
+    page.click(".chip[data-chip='10']")
+    for button in ("#place-bet", "button[data-option='deal']"):
+        seq = night.get("/api/tables/bj/state")["seq"]
+        page.click(button)
+        wait_event(page, seq)
+    first = type_card(page, night, "6S")  # Ann's first card, face up
+    type_card(page, night, "6D")
+    type_card(page, night, "5D")
+    for tap, code in ((f"#recent-cards .recent[data-seq='{first}']", "7S"),  # it was not a 6S...
+                      ("#recent-cards .recent:has(.card[data-card='7S'])", "4S")):  # ...nor a 7S: a 4S
+        page.wait_for_selector(tap, timeout=10_000)
+        page.click(tap)
+        assert page.get_attribute("#card-panel", "data-mode") == "correct"
+        page.click(f"#rank-pad button[data-rank='{code[:-1]}']")
+        page.click(f"#suit-pad button[data-suit='{code[-1]}']")
+        page.wait_for_function("document.getElementById('card-panel').dataset.mode === 'enter'",
+                               timeout=10_000)
+        assert page.inner_text("#error") == ""
+    state = night.get("/api/tables/bj/state")
+    assert state["games"]["blackjack"]["seats"]["1"]["hands"][0]["cards"] == ["4S", "5D"]
+    assert [seq for seq in state["corrected"] if int(seq) >= first] == [str(first)]
+    page.wait_for_selector(f"#recent-cards .recent[data-seq='{first}'] .card[data-card='4S']", timeout=10_000)
+    shown = page.eval_on_selector_all("#recent-cards .recent", "els => els.map(e => "
+                                      "[Number(e.dataset.seq), e.querySelector('.card').dataset.card])")
+    assert shown == [[first + 2, "5D"], [first + 1, "6D"], [first, "4S"]], shown
     page.close()
 
 

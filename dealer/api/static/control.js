@@ -228,10 +228,14 @@ async function enterCard(code) {
 
 // The server names the card a record brought once it lies face up (a card turned up by the same
 // record, such as the dealer's hole card, is not the record's card, and a face-down one is not shown).
+// A correction names the record it corrected: that record's card changes, no new one is listed.
 function noteCards(msg) {
   const card = msg.data && msg.data.card;
   if (!card || !msg.data.seq) return;
-  recent.unshift({ seq: msg.data.seq, kind: msg.data.kind, card });
+  const seq = msg.data.corrects || msg.data.seq;
+  const listed = recent.find((r) => r.seq === seq);
+  if (listed) { listed.card = card; return; }
+  recent.unshift({ seq, kind: msg.data.kind, card });
   recent.splice(8);
 }
 
