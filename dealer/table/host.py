@@ -362,15 +362,23 @@ class TableHost:
                 self._card_handled.notify_all()
 
     def camera_correction(self, was: str, really: str) -> None:
-        """The camera's reading of the last card changed: correct that record if it holds the card."""
+        """The camera's reading of the last card changed: correct that record if it holds the card.
+
+        A correction the table refuses is a warning. Every viewer hears it, and the card may lie
+        face down (a hole card, a double-down card, a burn): which record lies face up is known
+        only to the game, so the warning names the record, not the cards (nor the refusal, which
+        may name them); the server's log keeps the readings for the dealer and the admin."""
         with self._card_lock:
             for record in reversed(self.table.store.tail(20)):
                 if record.data.get("card") == was:
                     try:
                         self.table.correct(record.seq, parse_card(really), "the camera corrected its reading")
                     except IllegalOperation as exc:
-                        detail = f"camera correction {was} -> {really}: {exc}"
-                        self.table.hub.publish("warning", {"detail": detail})
+                        log.warning("camera correction %s -> %s of record %d refused: %s",
+                                    was, really, record.seq, exc)
+                        detail = (f"the camera saw a different card at record {record.seq}; the record "
+                                  "stands until the dealer corrects it")
+                        self.table.hub.publish("warning", {"detail": detail, "seq": record.seq})
                     return
 
     def _decide(self, decision: Decision) -> None:
@@ -389,8 +397,14 @@ class TableHost:
             try:
                 return self.table.submit(game.card_operation(card))
             except IllegalOperation as exc:
-                self.table.hub.publish("warning", {"detail": f"{code} came out of turn: {exc}"})
-        return self.table.submit(DealCard(card))  # it left the shoe either way: count it
+                # no game holds the card, so none shows it: it may be a card burnt by hand, face
+                # down. Viewers hear that a card came out, the server's log which one.
+                record = self.table.submit(DealCard(card))  # it left the shoe either way: count it
+                log.warning("%s came out of turn (record %d): %s", code, record.seq, exc)
+                detail = f"a card came out of turn (record {record.seq}): it counts as dealt"
+                self.table.hub.publish("warning", {"detail": detail, "seq": record.seq})
+                return record
+        return self.table.submit(DealCard(card))
 
     # ---- what the API may ask --------------------------------------------------------------------
     def role_for(self, token: str | None) -> Role | None:

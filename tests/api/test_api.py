@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -205,6 +206,57 @@ def test_correcting_a_correction_corrects_the_dealt_card_again(
     finally:
         store.close()
     assert game["seats"]["1"]["hands"][0]["cards"] == ["2S", "5D"]
+
+
+def test_a_refused_camera_correction_of_the_hole_card_names_no_card_to_viewers(
+        live_blackjack: tuple[TestClient, dict[str, str]], caplog: pytest.LogCaptureFixture) -> None:
+    """The camera reads the face-down hole card again as a ten under the ace: the table refuses the
+    correction (the peek would have ended the round the player is playing) and warns every viewer,
+    naming neither reading; the server's log keeps both for the dealer."""
+    client, tokens = live_blackjack
+    host: TableHost = client.app.state.host  # type: ignore[attr-defined]
+    dealer = tokens["dealer"]
+    for code in ("6S", "AD", "5D"):
+        typed(client, dealer, code)
+    hole = typed(client, dealer, "9C")  # read by the shoe, dealt face down under the ace
+    for option in ("decline", "hit"):
+        assert client.post("/api/actions", json={"option": option}, headers=auth(dealer)).status_code == 201
+    typed(client, dealer, "2H")  # seat 1 has 13 and is still to act: the hole card lies face down
+    with client.websocket_connect(f"/ws?token={tokens['viewer']}") as ws:
+        assert ws.receive_json()["type"] == "hello"
+        with caplog.at_level(logging.WARNING, logger="dealer.table.host"):
+            host.camera_correction("9C", "KC")  # what the camera watcher calls
+        message = ws.receive_json()
+    assert message["type"] == "warning"
+    text = json.dumps(message)
+    assert "9C" not in text and "KC" not in text
+    assert message["data"]["seq"] == hole and f"record {hole}" in message["data"]["detail"]
+    state = client.get("/state", headers=auth(tokens["viewer"])).json()
+    assert state["games"]["blackjack"]["dealer"]["cards"] == ["AD", "BK"]  # nothing was corrected
+    assert "9C" not in json.dumps(state) and "KC" not in json.dumps(state)
+    assert any("9C -> KC" in r.getMessage() and f"record {hole}" in r.getMessage() for r in caplog.records)
+
+
+def test_a_card_no_game_holds_is_named_to_no_viewer(
+        live_blackjack: tuple[TestClient, dict[str, str]], caplog: pytest.LogCaptureFixture) -> None:
+    """A card out of turn (here while the table asks for insurance; a card burnt by hand alike) is
+    counted as dealt but lies in no hand, so no page shows it: nor does the warning about it."""
+    client, tokens = live_blackjack
+    dealer = tokens["dealer"]
+    for code in ("6S", "AD", "5D", "9C"):
+        typed(client, dealer, code)
+    with client.websocket_connect(f"/ws?token={tokens['viewer']}") as ws:
+        assert ws.receive_json()["type"] == "hello"
+        with caplog.at_level(logging.WARNING, logger="dealer.table.host"):
+            stray = typed(client, dealer, "3H")
+        messages = [ws.receive_json(), ws.receive_json()]
+    assert sorted(m["type"] for m in messages) == ["state", "warning"]
+    assert "3H" not in json.dumps(messages)
+    warning = next(m for m in messages if m["type"] == "warning")
+    assert warning["data"]["seq"] == stray
+    state = client.get("/state", headers=auth(tokens["viewer"])).json()
+    assert state["shoe"]["cards_out"] == 5 and "3H" not in json.dumps(state)
+    assert any(r.getMessage().startswith(f"3H came out of turn (record {stray})") for r in caplog.records)
 
 
 def test_websocket_sends_hello_then_each_event(secured: tuple[TestClient, dict[str, str]]) -> None:
