@@ -1,9 +1,12 @@
-"""Measure recall / precision on the project's own rendered layouts (scatter, two-card hands, fans).
+"""Measure recall / precision on the project's own rendered layouts (scatter, two-card hands, fans,
+hole cards).
 
     python tools/vision/sim_layouts.py --frames 12 --json
+    python tools/vision/sim_layouts.py --layouts hole --frames 12 --json
 
 Frames are 1920×1080, cards 170 px wide, on felt, wood and dark tables; codes are drawn at random from
-the 52 faces (plus jokers and backs where ``--extras`` is set). Scores are over the multiset of codes.
+the 52 faces (plus jokers and backs where ``--extras`` is set). ``hole`` lays four two-card hands whose
+top card lies face down (a dealer's up card and hole card). Scores are over the multiset of codes.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from vision import Recognizer, SimulatedCamera  # noqa: E402
 from vision.sighting import RANKS, SUITS  # noqa: E402
 
 FACES = [r + s for s in SUITS for r in RANKS]
-LAYOUT_CARDS = {"scatter": 8, "hand": 8, "fan": 5}
+LAYOUT_CARDS = {"scatter": 8, "hand": 8, "fan": 5, "hole": 4}
 
 
 def measure(layout: str, frames: int, seed: int, extras: bool, fan_spread: float = 9.0) -> dict[str, object]:
@@ -39,7 +42,9 @@ def measure(layout: str, frames: int, seed: int, extras: bool, fan_spread: float
             size=(1920, 1080), background=bg, seed=seed * 1000 + i, card_width=170, fan_spread=fan_spread
         )
         codes = [pool[int(k)] for k in rng.choice(len(pool), LAYOUT_CARDS[layout], replace=False)]
-        shot = cam.frame_for(codes, layout)
+        if layout == "hole":  # each face with a back lying on it
+            codes = [c for face in codes for c in (face, "BK")]
+        shot = cam.frame_for(codes, "hand" if layout == "hole" else layout)
         t0 = time.perf_counter()
         read = [s.card for s in rec.recognize(shot.image)]
         ms.append((time.perf_counter() - t0) * 1000)
