@@ -392,14 +392,16 @@ class TableHost:
         game = self.table.game
         if game is not None:
             entry = find_entry(self.table.game_name)
+            counted: Record | None = None
             if entry is not None and entry.counts_own_cards:  # the game does not record the shoe
-                self.table.submit(DealCard(card))
+                counted = self.table.submit(DealCard(card))
             try:
                 return self.table.submit(game.card_operation(card))
             except IllegalOperation as exc:
                 # no game holds the card, so none shows it: it may be a card burnt by hand, face
-                # down. Viewers hear that a card came out, the server's log which one.
-                record = self.table.submit(DealCard(card))  # it left the shoe either way: count it
+                # down. Viewers hear that a card came out, the server's log which one. It left the
+                # shoe either way: count it, once (a game that counts its own cards counted it above)
+                record = counted if counted is not None else self.table.submit(DealCard(card))
                 log.warning("%s came out of turn (record %d): %s", code, record.seq, exc)
                 detail = f"a card came out of turn (record {record.seq}): it counts as dealt"
                 self.table.hub.publish("warning", {"detail": detail, "seq": record.seq})

@@ -259,6 +259,30 @@ def test_a_card_no_game_holds_is_named_to_no_viewer(
     assert any(r.getMessage().startswith(f"3H came out of turn (record {stray})") for r in caplog.records)
 
 
+def test_a_card_out_of_turn_at_a_game_that_counts_its_own_cards_is_counted_once(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Red dog counts the shoe itself: a card typed while it waits for the bets is refused by the
+    game, yet it left the shoe, so the shoe counts it once; one deck, so twice would also name it a
+    duplicate of itself."""
+    settings = load_settings(None, table={"db": tmp_path / "t.db", "game": "red-dog", "rules": "decks=1",
+                                          "mode": "live"}, devices=NO_DEVICES)
+    with TestClient(create_app(lambda: TableHost.open(settings))) as client:
+        before = client.get("/state").json()
+        assert before["games"]["red-dog"]["prompt"]["step"] == "bet" and before["shoe"]["cards_out"] == 0
+        with caplog.at_level(logging.WARNING, logger="dealer.table.host"):
+            done = client.post("/api/cards", json={"card": "5H"})
+        assert done.status_code == 201, done.text
+        state = client.get("/state").json()
+        assert state["shoe"]["cards_out"] == 1 and state["shoe"]["faults"] == []
+        assert state["games"]["red-dog"]["prompt"]["step"] == "bet"  # no game took the card
+    with EventStore.open(settings.table.db) as store:
+        dealt = [(r.seq, r.data["card"]) for r in store.records() if r.kind == "shoe.deal"]
+        assert rebuild_state(store).require_shoe().cards_out == 1  # the log replays to one card too
+    assert dealt == [(done.json()["seq"], "5H")]
+    assert any(r.getMessage().startswith(f"5H came out of turn (record {done.json()['seq']})")
+               for r in caplog.records)
+
+
 def test_websocket_sends_hello_then_each_event(secured: tuple[TestClient, dict[str, str]]) -> None:
     client, tokens = secured
     with client.websocket_connect(f"/ws?token={tokens['viewer']}") as ws:
