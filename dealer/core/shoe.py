@@ -96,9 +96,24 @@ class IntegrityFault:
     cards_out: int
     detail: str
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self, *, public: bool = False) -> dict[str, object]:
+        """``public`` names no card: a duplicate may be a hole card or a burn, face down. Viewers
+        hear the kind and where in the shoe; the detail stays with the log (and the server's log)."""
+        if public:
+            return {"kind": self.kind.value, "card": None, "cards_out": self.cards_out,
+                    "detail": self.public_detail}
         return {"kind": self.kind.value, "card": self.card.code if self.card else None,
                 "cards_out": self.cards_out, "detail": self.detail}
+
+    @property
+    def public_detail(self) -> str:
+        if self.kind is FaultKind.DUPLICATE:
+            return f"card {self.cards_out + 1} out of the shoe was seen more often than the shoe holds it"
+        if self.kind is FaultKind.FOREIGN:
+            return f"card {self.cards_out + 1} out of the shoe is not in its packs"
+        if self.kind is FaultKind.MISSING:
+            return "a card was never seen although the shoe was emptied"
+        return self.detail  # a missed read compares counts and names no card
 
 
 def baccarat_burn_count(first: Card) -> int:
@@ -369,7 +384,7 @@ class Shoe:
             "shuffles": self.shuffles,
             "dealt": [c.code for c in self.dealt],
             "burned": len(self.burned),
-            "faults": [f.to_json() for f in self.faults],
+            "faults": [f.to_json(public=public) for f in self.faults],
         }
         if public:
             del out["dealt"]

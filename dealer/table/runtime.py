@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
+import logging
 import re
 import threading
 from collections import Counter, deque
@@ -24,6 +25,8 @@ from dealer.core.operations import Operation
 from dealer.core.table_state import CorrectCard, TableState, VoidRecord
 from dealer.store import EventStore, Record, replay
 from dealer.table.hub import EventHub
+
+log = logging.getLogger(__name__)
 
 Listener = Callable[[Record, TableState], None]
 HISTORY_SIZE = 10
@@ -144,10 +147,13 @@ class Table:
         if isinstance(op, CorrectCard):
             return self.correct(op.seq, op.card, op.reason)
         with self._lock:
+            faults = len(self.state.faults)
             trial = copy.deepcopy(self.state)
             trial.apply(op)
             record = self.store.append(op)
             self.state = trial
+            for fault in trial.faults[faults:]:  # viewers hear the kind only (a card may lie face down)
+                log.warning("shoe fault at record %d: %s: %s", record.seq, fault.kind.value, fault.detail)
             self._recall.track(record, trial)
             self._announce(record)
         return record

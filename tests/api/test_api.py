@@ -283,6 +283,45 @@ def test_a_card_out_of_turn_at_a_game_that_counts_its_own_cards_is_counted_once(
                for r in caplog.records)
 
 
+def test_a_shoe_fault_on_a_face_down_card_names_no_card_to_viewers(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """One deck: seat 1's double-down card is read as the 9C, already out as the hole card, which lies
+    face down while seat 2 plays. The
+    shoe faults it as a duplicate; viewers (and the TV page, which shows kind and detail) hear the
+    kind and where in the shoe, not which card; the server's log names it for the dealer."""
+    table = {"db": tmp_path / "t.db", "game": "blackjack", "rules": "decks=1", "mode": "live"}
+    settings = load_settings(None, table=table, devices=NO_DEVICES, server={"require_tokens": True})
+    with TestClient(create_app(lambda: TableHost.open(settings))) as client:
+        host: TableHost = client.app.state.host  # type: ignore[attr-defined]
+        tokens = {role.name.lower(): host.tokens.create(role)[0] for role in Role}
+        admin, dealer, viewer = auth(tokens["admin"]), tokens["dealer"], auth(tokens["viewer"])
+        assert client.post("/api/actions", json={"option": "shuffle"}, headers=admin).status_code == 201
+        for seat in (1, 2):
+            chips = {"source": "cage", "target": f"seat-{seat}", "amount": 100}
+            for kind, payload in (("chips.transfer", chips), ("blackjack.bet", {"seat": seat, "amount": 10})):
+                done = client.post("/api/operations", json={"kind": kind, "payload": payload}, headers=admin)
+                assert done.status_code == 201, done.text
+        assert client.post("/api/actions", json={"option": "deal"}, headers=admin).status_code == 201
+        for code in ("6S", "8H", "7D", "5D", "2C", "9C"):  # seat 1 has 11; the hole card 9C lies face down
+            typed(client, dealer, code)
+        assert client.post("/api/actions", json={"option": "double"}, headers=auth(dealer)).status_code == 201
+        with client.websocket_connect(f"/ws?token={tokens['viewer']}") as ws:
+            assert ws.receive_json()["type"] == "hello"
+            with caplog.at_level(logging.WARNING, logger="dealer.table.runtime"):
+                double = typed(client, dealer, "9C")  # dealt face down: the same card again
+            message = ws.receive_json()
+        state = client.get("/state", headers=viewer).json()
+        assert state["games"]["blackjack"]["dealer"]["cards"] == ["7D", "BK"]
+        assert state["games"]["blackjack"]["seats"]["1"]["hands"][0]["cards"] == ["6S", "5D", "BK"]
+        (fault,) = state["shoe"]["faults"]
+        assert fault["kind"] == "duplicate" and "card 7 out of the shoe" in fault["detail"]
+        assert "9C" not in json.dumps(state) and "9C" not in json.dumps(message)
+        events = client.get("/api/events?last=3", headers=admin).json()  # the admin's log keeps the card
+        assert [e["payload"]["card"] for e in events if e["seq"] == double] == ["9C"]
+    assert any(f"record {double}" in r.getMessage() and "9C seen 2 times" in r.getMessage()
+               for r in caplog.records)
+
+
 def test_websocket_sends_hello_then_each_event(secured: tuple[TestClient, dict[str, str]]) -> None:
     client, tokens = secured
     with client.websocket_connect(f"/ws?token={tokens['viewer']}") as ws:
