@@ -9,6 +9,13 @@ is not on a back already seen, and that the card-side network (``vision.card_sid
 for a back (``BACK_SURE``) is that back; its sides are then snapped onto the frame's edges at full
 resolution. Of the hypotheses for one card (the back's other corners imply it too) the surest
 stands.
+
+On a pale table the threshold finder's region runs into the table, but a finder may still have
+outlined part of the back (its lattice inside the white border, or the part beside the up card) —
+a quad too small for a card, which the recogniser would drop as a court card's picture frame.
+``completed_backs`` grows such a part into the whole card: card-sized hypotheses (the width of the
+face it lies on) from each of its corners and about its middle, kept where they hold the part, lie
+on card surface in the learned finder's interior map and look surely like a back.
 """
 
 from __future__ import annotations
@@ -18,14 +25,17 @@ import numpy as np
 
 from vision.card_side import default_card_side
 from vision.detect import Blob
-from vision.finder import IndexFrame, snap_to_edges
+from vision.finder import STRIDE, FinderMaps, IndexFrame, snap_to_edges
 from vision.render import CARD_ASPECT
 from vision.sighting import BACK, Sighting
 
 BACK_SURE = 0.95  # a guessed quad must look surely like a back (a quad found whole needs BACK_THRESHOLD)
 ON_REGION = 0.9  # of a hypothesis' area inside the region's outline: a card does not overhang the table
 HAND_CARDS = 4  # a region bigger than this many cards is not one hand (a pale table merged with its cards)
+HOLDS_PART = 0.8  # of a part's area inside a hypothesis grown from it
+ON_CARDS = 0.6  # mean interior probability over a grown hypothesis: it lies on card surface
 EVIDENCE = "a back among the corners of a merged region"
+GROWN = "a back grown from the part of it a finder outlined"
 
 
 def backs_in_regions(image: np.ndarray, blobs: tuple[Blob, ...], known: list[Sighting]) -> list[Sighting]:
@@ -89,7 +99,7 @@ def _lies_on(quad: np.ndarray, region: np.ndarray) -> bool:
 
 
 def _holds(region: np.ndarray, pts: tuple[tuple[float, float], ...] | None) -> bool:
-    """Whether the middle of ``pts`` (an index corner) lies inside ``region``."""
+    """Whether the middle of ``pts`` (an index corner, an outline) lies inside ``region``."""
     if not pts:
         return False
     x, y = np.mean(np.asarray(pts, np.float64), axis=0)
@@ -100,3 +110,83 @@ def _in_a_back(quad: np.ndarray, backs: list[np.ndarray]) -> bool:
     """Whether ``quad``'s middle lies on one of the backs already seen (outlines for pointPolygonTest)."""
     x, y = quad.mean(axis=0)
     return any(cv2.pointPolygonTest(b, (float(x), float(y)), False) >= 0 for b in backs)
+
+
+def completed_backs(
+    image: np.ndarray, parts: list[Sighting], known: list[Sighting], maps: FinderMaps
+) -> list[Sighting]:
+    """Whole backs grown from ``parts`` (backs outlined too small, each lying on a face among
+    ``known``), other than backs already among ``known``."""
+    backs = [
+        np.asarray(s.outline, np.float32).reshape(-1, 1, 2) for s in known if s.card == BACK and s.outline
+    ]
+    faces = [s for s in known if s.index_corner and s.card != BACK]
+    out: list[Sighting] = []
+    for part in parts:
+        q = np.asarray(part.outline, np.float64)
+        if q.shape != (4, 2) or _in_a_back(q, backs):
+            continue
+        under = [
+            f for f in faces if _holds(np.asarray(f.outline, np.float32).reshape(-1, 1, 2), part.outline)
+        ]
+        if not under:
+            continue
+        width = _short_side(np.asarray(under[0].outline, np.float64))
+        hyps = [h for h in _grown(q, width) if _holds_part(h, q) and _on_cards(h, maps) >= ON_CARDS]
+        if not hyps:
+            continue
+        sides = default_card_side().sides(image, hyps)
+        best = max(zip(sides, hyps, strict=True), key=lambda t: t[0].back)
+        if best[0].back < BACK_SURE:
+            continue
+        snapped = snap_to_edges(image, best[1], 0.08 * width)
+        backs.append(snapped.astype(np.float32).reshape(-1, 1, 2))
+        out.append(
+            Sighting(BACK, 0.8, tuple((float(x), float(y)) for x, y in snapped), None, evidence=(GROWN,))
+        )
+    return out
+
+
+def _grown(q: np.ndarray, width: float) -> list[np.ndarray]:
+    """Card-sized quads (``width`` wide) from each corner of ``q`` along its two sides, either side
+    the short one, and about ``q``'s middle along its axes."""
+    out = []
+    long = width * CARD_ASPECT
+    for k in range(4):
+        c = q[k]
+        u = q[(k + 1) % 4] - c
+        v = q[k - 1] - c
+        if np.linalg.norm(u) < 1 or np.linalg.norm(v) < 1:
+            continue
+        u, v = u / np.linalg.norm(u), v / np.linalg.norm(v)
+        for a, b in ((width, long), (long, width)):
+            out.append(np.array([c, c + a * u, c + a * u + b * v, c + b * v]))
+    mid = q.mean(axis=0)
+    u = (q[1] + q[2] - q[0] - q[3]) / 2
+    v = (q[2] + q[3] - q[0] - q[1]) / 2
+    if np.linalg.norm(u) >= 1 and np.linalg.norm(v) >= 1:
+        u, v = u / np.linalg.norm(u), v / np.linalg.norm(v)
+        for a, b in ((width, long), (long, width)):
+            out.append(mid + np.array([-a * u - b * v, a * u - b * v, a * u + b * v, -a * u + b * v]) / 2)
+    return out
+
+
+def _holds_part(h: np.ndarray, part: np.ndarray) -> bool:
+    """Whether the hypothesis ``h`` holds most (``HOLDS_PART``) of the part ``part``."""
+    inter = cv2.intersectConvexConvex(h.astype(np.float32), part.astype(np.float32))[0]
+    area = abs(cv2.contourArea(part.astype(np.float32)))
+    return area > 0 and inter >= HOLDS_PART * area
+
+
+def _on_cards(h: np.ndarray, maps: FinderMaps) -> float:
+    """The mean of the learned finder's interior map over the quad ``h`` (full-image pixels)."""
+    interior = maps.prob[0]
+    cell = maps.scale * STRIDE
+    mask = np.zeros(interior.shape, np.uint8)
+    cv2.fillPoly(mask, [np.round((h + 0.5) / cell - 0.5).astype(np.int32)], 1)
+    n = int(mask.sum())
+    return float(interior[mask > 0].mean()) if n else 0.0
+
+
+def _short_side(o: np.ndarray) -> float:
+    return float(min(np.linalg.norm(o[1] - o[0]), np.linalg.norm(o[3] - o[0])))

@@ -31,7 +31,7 @@ from vision.detect import CardQuad, CornerFrame, Detection, detect_cards, min_ch
 from vision.face_reader import check_faces, faces_alone
 from vision.finder import FinderMaps, IndexFrame, default_finder, find_cards
 from vision.glyphs import RANK_CLASSES, SUIT_CLASSES, GlyphModel, default_model
-from vision.hand_backs import backs_in_regions
+from vision.hand_backs import backs_in_regions, completed_backs
 from vision.index import (
     PX,
     IndexGlyphs,
@@ -417,7 +417,12 @@ class Recognizer:
                     sightings = [o for o in sightings if o not in rivals]
                     sightings.append(s)
         if self.mode == "table":
-            sightings = _no_back_on_a_face(_no_joker_on_a_back(view, sightings))
+            found = _no_joker_on_a_back(view, sightings)
+            sightings = _no_back_on_a_face(found)
+            if maps is not None:  # backs outlined too small, dropped as picture frames: grown whole
+                parts = [s for s in found if s.card == BACK and s not in sightings]
+                grown = completed_backs(view, parts, sightings, maps)
+                sightings += [b for b in grown if not _covers_an_index(b, sightings)]
             # a back built from a region's outer corners is a whole card, never a court card's inner frame
             held = backs_in_regions(view, det.blobs, sightings)
             sightings += [b for b in held if not _covers_an_index(b, sightings)]

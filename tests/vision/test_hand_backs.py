@@ -9,7 +9,7 @@ import numpy as np
 
 from vision import Recognizer, SimulatedCamera
 from vision.detect import Blob, CornerFrame
-from vision.hand_backs import EVIDENCE, backs_in_regions
+from vision.hand_backs import EVIDENCE, GROWN, backs_in_regions
 from vision.sighting import BACK, Sighting
 
 
@@ -75,3 +75,33 @@ def test_a_back_already_seen_is_not_reported_again() -> None:
     assert backs and backs[0].evidence == (EVIDENCE,)
     det, _ = rec._find(shot.image)
     assert backs_in_regions(shot.image, det.blobs, first) == []
+
+
+def test_on_a_pale_table_the_hole_card_is_grown_from_the_part_a_finder_outlined() -> None:
+    # on light wood and white cloth the threshold finder's region runs into the table; the learned
+    # finder outlines only part of the back (too small for a card, dropped as a picture frame until
+    # it is grown to the whole card). Before, no hole card of these 16 renders was reported.
+    rec = Recognizer("table")
+    found = grown = false = 0
+    for bg in ("light_wood", "white"):
+        for seed in range(4):
+            for w in (120, 200):
+                cam = SimulatedCamera(size=(1280, 720), background=bg, seed=seed, card_width=w)
+                shot = cam.frame_for(["7C", "BK"], "hand")
+                seen = rec.recognize(shot.image)
+                counts = Counter(s.card for s in seen)
+                assert counts["7C"] <= 1 and counts["BK"] <= 1, (bg, seed, w)  # nothing reported twice
+                false += sum((counts - Counter(["7C", "BK"])).values())
+                for b in (s for s in seen if s.card == BACK):
+                    found += 1
+                    if b.evidence == (GROWN,):
+                        grown += 1
+                        truth = shot.placements[1].corners()
+                        off = min(
+                            np.abs(np.roll(np.array(b.outline), k, axis=0) - truth).max() for k in range(4)
+                        )
+                        assert off < 0.25 * w, (bg, seed, w, off)
+    assert found >= 10 and grown >= 6
+    # two false cards, neither a back: a back on light wood found by no finder has its lattice read
+    # as JOKER letters, and on white cloth a 7C's pips give an AC
+    assert false <= 2
