@@ -166,9 +166,7 @@ def checked(face: FaceReading, sighting: Sighting) -> Sighting:
     )
 
 
-def check_faces(
-    image: np.ndarray, sightings: list[Sighting], reader: FaceReaderNet | None = None
-) -> list[Sighting]:
+def check_faces(image: np.ndarray, sightings: list[Sighting]) -> list[Sighting]:
     """Every face sighting of ``image`` not read surely ``checked`` against the face inside its outline."""
     # a sure index reading is left as it is (the face could only agree): no pass for it
     todo = [i for i, s in enumerate(sightings) if s.card not in (BACK, JOKER) and s.confidence < INDEX_SURE]
@@ -176,16 +174,16 @@ def check_faces(
     keep = [(i, q) for i, q in zip(todo, quads, strict=True) if q is not None]
     if not keep:
         return sightings
-    faces = (reader or default_face_reader()).read(image, [q for _, q in keep])
+    faces = default_face_reader().read(image, [q for _, q in keep])
     out = list(sightings)
     for (i, _), f in zip(keep, faces, strict=True):
         out[i] = checked(f, sightings[i])
     return out
 
 
-def face_checked(image: np.ndarray, sighting: Sighting, reader: FaceReaderNet | None = None) -> Sighting:
+def face_checked(image: np.ndarray, sighting: Sighting) -> Sighting:
     """``check_faces`` of one sighting."""
-    return check_faces(image, [sighting], reader)[0]
+    return check_faces(image, [sighting])[0]
 
 
 def faces_alone(image: np.ndarray, outlines: list[np.ndarray]) -> list[Sighting | None]:

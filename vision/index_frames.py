@@ -143,10 +143,10 @@ def faces_of_unread(image: np.ndarray, unread: list[IndexFrame], read: list[Sigh
     for fr in unread:
         outline = fr.outline()
         c = outline.mean(axis=0)
-        mine = [np.array(o, np.float32).reshape(-1, 1, 2) for o in todo]
-        if any(cv2.pointPolygonTest(q, (float(c[0]), float(c[1])), False) >= 0 for q in taken + mine):
+        if any(cv2.pointPolygonTest(q, (float(c[0]), float(c[1])), False) >= 0 for q in taken):
             continue  # a card read there already, or this card's other corner
         todo.append(outline)
+        taken.append(outline.astype(np.float32).reshape(-1, 1, 2))
     return [s for s in faces_alone(image, todo) if s is not None]
 
 

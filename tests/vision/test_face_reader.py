@@ -54,7 +54,7 @@ def test_the_shipped_network_loads_and_gives_a_rank_and_a_suit() -> None:
     image, outlines = table_with(["7C"], CardStyle())
     (f,) = net.read(image, [outlines[0]])
     assert f.rank.shape == (len(FACE_RANKS),) and f.suit.shape == (len(FACE_SUITS),)
-    assert f.rank.sum() == pytest.approx(1.0) and f.suit.sum() == pytest.approx(1.0)
+    assert f.card == "7C"  # the project's own deck, seen whole at 120 px
 
 
 @pytest.mark.parametrize("card_w", [60.0, 120.0])

@@ -4,9 +4,10 @@ hole cards).
     python tools/vision/sim_layouts.py --frames 12 --json
     python tools/vision/sim_layouts.py --layouts hole --frames 12 --json
 
-Frames are 1920×1080, cards 170 px wide, on felt, wood and dark tables; codes are drawn at random from
-the 52 faces (plus jokers and backs where ``--extras`` is set). ``hole`` lays four two-card hands whose
-top card lies face down (a dealer's up card and hole card). Scores are over the multiset of codes.
+Frames are 1920×1080, cards 170 px wide, on felt, wood and dark tables (``--backgrounds``); codes
+are drawn at random from the 52 faces (plus jokers and backs where ``--extras`` is set). ``hole``
+lays four two-card hands whose top card lies face down (a dealer's up card and hole card). Scores
+are over the multiset of codes.
 """
 
 from __future__ import annotations
@@ -29,7 +30,14 @@ FACES = [r + s for s in SUITS for r in RANKS]
 LAYOUT_CARDS = {"scatter": 8, "hand": 8, "fan": 5, "hole": 4}
 
 
-def measure(layout: str, frames: int, seed: int, extras: bool, fan_spread: float = 9.0) -> dict[str, object]:
+def measure(
+    layout: str,
+    frames: int,
+    seed: int,
+    extras: bool,
+    fan_spread: float = 9.0,
+    backgrounds: tuple[str, ...] = ("felt", "wood", "dark"),
+) -> dict[str, object]:
     rng = np.random.default_rng(seed)
     rec = Recognizer("table")
     tp = fp = fn = 0
@@ -37,7 +45,7 @@ def measure(layout: str, frames: int, seed: int, extras: bool, fan_spread: float
     confusions: Counter[tuple[str, str]] = Counter()
     pool = FACES + (["JK", "BK"] if extras else [])
     for i in range(frames):
-        bg = ("felt", "wood", "dark")[i % 3]
+        bg = backgrounds[i % len(backgrounds)]
         cam = SimulatedCamera(
             size=(1920, 1080), background=bg, seed=seed * 1000 + i, card_width=170, fan_spread=fan_spread
         )
@@ -74,9 +82,11 @@ def main() -> None:
     ap.add_argument("--layouts", default="scatter,hand,fan")
     ap.add_argument("--extras", action="store_true", help="include jokers and backs in the draw")
     ap.add_argument("--fan-spread", type=float, default=9.0, help="degrees between the cards of a fan")
+    ap.add_argument("--backgrounds", default="felt,wood,dark", help="tables drawn in turn (vision.simcam)")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
-    out = [measure(lay, a.frames, a.seed, a.extras, a.fan_spread) for lay in a.layouts.split(",")]
+    bgs = tuple(a.backgrounds.split(","))
+    out = [measure(lay, a.frames, a.seed, a.extras, a.fan_spread, bgs) for lay in a.layouts.split(",")]
     if a.json:
         print(json.dumps(out, indent=1))
     else:
