@@ -110,6 +110,12 @@ def table_routes(Host: Any, state_path: str, api: str) -> APIRouter:  # noqa: N8
         """Replace a mis-read card: void its record and enter the right card in its place."""
         return _record(await run_in_threadpool(host.correct_card, body.seq, body.card))
 
+    @router.get(api + "/disputes", tags=["control"])
+    async def disputes(role: DealerRole, host: Host) -> dict[str, dict[str, Any]]:
+        """The open integrity issues with what the shoe and the camera read, for the dealer to
+        settle (the state names no reading: the card may lie face down)."""
+        return await run_in_threadpool(host.table.disputes)
+
     @router.post(api + "/disputes/{issue}", tags=["control"], status_code=201)
     async def resolve_dispute(issue: int, body: CardIn, role: DealerRole, host: Host) -> dict[str, Any]:
         """Settle an integrity issue (shoe and camera disagreed): the card was ``card``."""

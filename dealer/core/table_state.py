@@ -46,7 +46,7 @@ class TableState:
     paused: dict[str, str] = field(default_factory=dict)  # source -> reason, while a fault is open
     voided: dict[int, str] = field(default_factory=dict)  # record seq -> reason
     corrected: dict[int, str] = field(default_factory=dict)  # record seq -> the card it really was
-    disputes: dict[int, str] = field(default_factory=dict)  # open integrity issues: number -> detail
+    disputes: dict[int, Dispute] = field(default_factory=dict)  # open integrity issues by number
     applied: int = 0  # how many operations have been applied
 
     def apply(self, op: Operation) -> None:
@@ -74,7 +74,7 @@ class TableState:
     def to_json(self, *, public: bool = False) -> dict[str, Any]:
         """The whole state; ``public`` is what any viewer may see (no identities of cards out of
         the shoe beyond what each game shows: a corrected card is named only by its game, which
-        keeps a face-down one a back until it is turned up)."""
+        keeps a face-down one a back until it is turned up; a disputed card by none)."""
         return {
             "applied": self.applied,
             "shoe": None if self.shoe is None else self.shoe.to_json(public=public),
@@ -83,8 +83,33 @@ class TableState:
             "paused": dict(self.paused),
             "voided": {str(seq): reason for seq, reason in self.voided.items()},
             "corrected": {str(seq): True if public else card for seq, card in self.corrected.items()},
-            "disputes": {str(n): detail for n, detail in self.disputes.items()},
+            "disputes": {str(n): d.public_detail if public else d.detail for n, d in self.disputes.items()},
         }
+
+
+@dataclass(frozen=True)
+class Dispute:
+    """An open integrity issue: what the shoe's reader and the camera read (None: nothing)."""
+
+    shoe: str | None = None
+    camera: str | None = None
+
+    @property
+    def detail(self) -> str:
+        return f"the shoe read {self.shoe or 'nothing'}, the camera saw {self.camera or 'nothing'}"
+
+    @property
+    def public_detail(self) -> str:
+        """What a viewer may hear: no reading, for the card may lie face down (a hole card, a
+        double-down card); the dealer settles it from the readings."""
+        if self.shoe and self.camera:
+            return "the shoe and the camera read the card differently"
+        if self.shoe or self.camera:
+            return f"only the {'shoe' if self.shoe else 'camera'} read the card"
+        return self.detail  # nothing was read: it names no card
+
+    def to_json(self) -> dict[str, Any]:
+        return {"shoe": self.shoe, "camera": self.camera, "detail": self.detail}
 
 
 GameT = TypeVar("GameT")
@@ -284,9 +309,9 @@ class DisputeCard(Operation):
 
     def apply(self, table: TableState) -> None:
         ensure(self.issue not in table.disputes, f"integrity issue {self.issue} is already open")
-        table.disputes[self.issue] = (f"the shoe read {self.shoe or 'nothing'}, "
-                                      f"the camera saw {self.camera or 'nothing'}")
-        table.paused["integrity"] = "a card needs the dealer: " + table.disputes[self.issue]
+        table.disputes[self.issue] = dispute = Dispute(self.shoe, self.camera)
+        # every viewer sees why play waits: never the readings of a card that may lie face down
+        table.paused["integrity"] = "a card needs the dealer: " + dispute.public_detail
 
 
 @register_operation

@@ -233,6 +233,12 @@ class Table:
                     "prompt": None if prompt is None else prompt.to_json(), **self.state.to_json(public=True),
                     **extras}
 
+    def disputes(self) -> dict[str, dict[str, Any]]:
+        """The open integrity issues with both readings: for the dealer who settles them, never a
+        viewer (the public state says only that the witnesses disagree)."""
+        with self._lock:
+            return {str(n): dispute.to_json() for n, dispute in self.state.disputes.items()}
+
     @property
     def paused(self) -> bool:
         return bool(self.state.paused)

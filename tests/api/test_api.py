@@ -322,6 +322,41 @@ def test_a_shoe_fault_on_a_face_down_card_names_no_card_to_viewers(
                for r in caplog.records)
 
 
+def test_a_disputed_hole_card_is_named_to_no_viewer_and_the_dealer_settles_it(
+        live_blackjack: tuple[TestClient, dict[str, str]]) -> None:
+    """The shoe reads the hole card as the 9C, the camera as the KC: play waits for the dealer. The
+    card will lie face down, so neither reading reaches a viewer (state, stream, the pause the TV page
+    shows); the dealer asks for them on the dealer's own route and settles on one."""
+    client, tokens = live_blackjack
+    host: TableHost = client.app.state.host  # type: ignore[attr-defined]
+    dealer, viewer = auth(tokens["dealer"]), auth(tokens["viewer"])
+    for code in ("6S", "7D", "5D"):  # the next card is the dealer's hole card, dealt face down
+        typed(client, tokens["dealer"], code)
+    with client.websocket_connect(f"/ws?token={tokens['viewer']}") as ws:
+        assert ws.receive_json()["type"] == "hello"
+        host.report_card("9C", "KC")  # what the shoe and the camera report
+        message = ws.receive_json()
+    assert message["data"]["kind"] == "table.dispute"
+    state = client.get("/state", headers=viewer).json()
+    assert list(state["disputes"]) == ["1"] and "integrity" in state["paused"]
+    for shown in (state, message):
+        assert "9C" not in json.dumps(shown) and "KC" not in json.dumps(shown)
+    assert client.get("/api/disputes", headers=viewer).status_code == 403
+    readings = client.get("/api/disputes", headers=dealer)
+    assert readings.status_code == 200, readings.text
+    assert readings.json() == {"1": {"shoe": "9C", "camera": "KC",
+                                     "detail": "the shoe read 9C, the camera saw KC"}}
+    settled = client.post("/api/disputes/1", json={"card": "KC"}, headers=dealer)
+    assert settled.status_code == 201, settled.text
+    state = client.get("/state", headers=viewer).json()
+    assert state["disputes"] == {} and state["paused"] == {}
+    assert state["games"]["blackjack"]["dealer"]["cards"] == ["7D", "BK"]  # the hole card, face down
+    assert "KC" not in json.dumps(state)
+    assert client.get("/api/disputes", headers=dealer).json() == {}
+    events = client.get("/api/events?last=3", headers=auth(tokens["admin"])).json()
+    assert [e["payload"] for e in events if e["kind"] == "table.resolve"] == [{"issue": 1, "card": "KC"}]
+
+
 def test_websocket_sends_hello_then_each_event(secured: tuple[TestClient, dict[str, str]]) -> None:
     client, tokens = secured
     with client.websocket_connect(f"/ws?token={tokens['viewer']}") as ws:

@@ -22,7 +22,7 @@ CLI = shutil.which("schemathesis", path=str(Path(sys.executable).parent))
 # single-table paths; only the table lookup differs (tests/api/test_night_api.py). Fuzzing them
 # twice would double the run; the night's own routes (tables, game, seats, players...) stay in.
 PER_TABLE_COPIES = (r"^/api/tables/\{table_id\}/(history|history\.csv|events|operations|actions|cards|"
-                    r"cards/correct|void|disputes/\{issue\}|resume|meters|devices|devices/\{kind\}/\{command\}|"
+                    r"cards/correct|void|disputes|disputes/\{issue\}|resume|meters|devices|devices/\{kind\}/\{command\}|"
                     r"autoplay|games)$")
 
 

@@ -115,7 +115,8 @@ PHONE_BOXES = ["button", ".panel", ".ctl-head", "select"]
 BUTTONS = """
 () => [...document.querySelectorAll("button")].filter((b) => b.offsetParent !== null).map((b) => {
   if (b.id) return "#" + b.id;
-  const key = ["option", "seat", "chip", "rank", "suit", "seq", "resume", "dispute", "choice", "toggle"]
+  const key = ["option", "seat", "chip", "rank", "suit", "seq", "resume", "dispute", "reading", "choice",
+               "toggle"]
     .find((k) => b.dataset[k] != null);
   if (!key) throw new Error("a button with no id or data key: " + b.outerHTML);
   const scope = b.closest("[id]");
@@ -388,6 +389,62 @@ def test_a_corrected_card_is_corrected_again_by_taps(browser: Any, still_night: 
     shown = page.eval_on_selector_all("#recent-cards .recent", "els => els.map(e => "
                                       "[Number(e.dataset.seq), e.querySelector('.card').dataset.card])")
     assert shown == [[first + 2, "5D"], [first + 1, "6D"], [first, "4S"]], shown
+    page.close()
+
+
+def test_a_disputed_hole_card_is_settled_by_a_tap_and_named_on_no_tv(browser: Any,
+                                                                     still_night: NightServer) -> None:
+    """The shoe and the camera disagree about the dealer's hole card (the table logs the dispute as
+    the host does when its witnesses disagree). The TV says play waits for the dealer, naming neither
+    reading (the card will lie face down); the control page names both, from the dealer's own route,
+    and a tap on the right one settles it."""
+    night = still_night
+    page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
+    page.goto(f"{night.url}/tables/bj/control")
+    page.wait_for_selector("body[data-connected=yes] [data-game-view]", timeout=20_000)
+    for _ in range(30):  # any round left by an earlier test ends by taps
+        state = night.get("/api/tables/bj/state")
+        if state["prompt"]["step"] == "bet":
+            break
+        tap_one_step(page, state)
+    page.click(".player-chip[data-seat='1']")
+    page.click("#bet-clear")
+    page.click(".chip[data-chip='10']")
+    for button in ("#place-bet", "button[data-option='deal']"):
+        seq = night.get("/api/tables/bj/state")["seq"]
+        page.click(button)
+        wait_event(page, seq)
+    for code in ("6S", "7D", "5D"):  # Ann 11, the dealer shows 7D: the hole card is next
+        type_card(page, night, code)
+    night.post("/api/tables/bj/operations", {"kind": "table.dispute",
+                                             "payload": {"issue": 1, "shoe": "QH", "camera": "JS"}})
+    tv = browser.new_page(viewport={"width": 1280, "height": 720})
+    tv.goto(f"{night.url}/tables/bj/tv")
+    tv.wait_for_selector("body[data-connected=yes] #paused.on", timeout=20_000)
+    shown = tv.inner_text("body")
+    assert "integrity" in tv.inner_text("#paused")
+    assert "QH" not in shown and "JS" not in shown, shown
+    drawn = tv.eval_on_selector_all("[data-card]", "els => els.map(e => e.dataset.card)")
+    assert "QH" not in drawn and "JS" not in drawn, drawn
+    tv.close()
+    settle = "#pause-actions button[data-reading='1-camera']"
+    page.wait_for_selector(settle, timeout=10_000)
+    assert page.inner_text(settle) == "JS (the camera)"
+    assert page.inner_text("#pause-actions button[data-reading='1-shoe']") == "QH (the shoe)"
+    assert "the shoe read QH, the camera saw JS" in page.inner_text("#pause-actions button[data-dispute='1']")
+    seq = night.get("/api/tables/bj/state")["seq"]
+    page.click(settle)
+    wait_event(page, seq)
+    page.wait_for_function("!document.querySelector('#pause-actions button[data-dispute]')", timeout=10_000)
+    state = night.get("/api/tables/bj/state")
+    assert state["disputes"] == {} and state["paused"] == {}
+    assert state["games"]["blackjack"]["dealer"]["cards"] == ["7D", "BK"]
+    seq = state["seq"]
+    page.click("button[data-option='stand']")  # the hole card turns up: the card the dealer tapped
+    wait_event(page, seq)
+    last = night.get("/api/tables/bj/state")["games"]["blackjack"]["last_rounds"][-1]
+    assert last["dealer"][:2] == ["7D", "JS"], last
+    assert page.inner_text("#error") == ""
     page.close()
 
 

@@ -44,6 +44,8 @@ let mode = "bet";         // bet | insure | raise | insert | spin
 let rank = "";
 let fixing = null;        // {seq, card} being corrected
 let disputing = null;     // an open integrity issue being settled
+let readings = {};        // what the shoe and the camera read, by open issue: {shoe, camera, detail}
+let readingsKey = null;   // the open issues those readings were asked for
 const recent = [];        // the last card records: {seq, kind, card}
 
 const $ = (id) => document.getElementById(id);
@@ -259,12 +261,32 @@ function renderPause(state) {
     b.onclick = act(() => post("resume", { source: src }));
     return b;
   });
-  for (const [n, detail] of Object.entries(state.disputes || {})) {
-    const b = el("button", { type: "button", class: "danger", "data-dispute": n, text: `Settle: ${detail}` });
+  loadReadings(state);
+  for (const [n, said] of Object.entries(state.disputes || {})) {
+    const read = readings[n] || {};
+    const b = el("button", { type: "button", class: "danger", "data-dispute": n, text: `Settle: ${read.detail || said}` });
     b.onclick = () => { disputing = n; fixing = null; renderPad(); $("card-panel").scrollIntoView({ block: "center" }); };
     buttons.push(b);
+    for (const [who, code] of [["shoe", read.shoe], ["camera", read.camera]]) {  // one tap: it was this reading
+      if (!code) continue;
+      const r = el("button", { type: "button", class: "danger", "data-reading": `${n}-${who}`, text: `${code} (the ${who})` });
+      r.onclick = act(() => post(`disputes/${n}`, { card: code }));
+      buttons.push(r);
+    }
   }
   $("pause-actions").replaceChildren(...buttons);
+}
+
+// The state names no reading of a disputed card (it may lie face down): the dealer's own route
+// does, asked again whenever the open issues change.
+function loadReadings(state) {
+  const key = Object.keys(state.disputes || {}).join(",");
+  if (key === readingsKey) return;
+  readingsKey = key;
+  if (!key) { readings = {}; return; }
+  api("GET", tablePath("disputes"))
+    .then((r) => { if (readingsKey === key) { readings = r; renderPause(current); } })
+    .catch((e) => { readingsKey = null; errorBox.textContent = e.message; });
 }
 
 async function loadGames() {
