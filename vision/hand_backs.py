@@ -4,7 +4,8 @@ Two touching cards make one bright region, so no finder gives the face-down one 
 and a back has no index for the corner readers to find. But the region's outline still shows the
 back's own corners: each corner the threshold finder traced (``Blob.corners``, a corner, its two
 edges and the card width) implies a whole card lying from it, upright or sideways. In a region of
-a few cards that holds a face read from its index (a hand), a hypothesis that lies on the region,
+a few cards that holds a face read from its index (a hand), or whose corners say cards as wide as
+the faces read elsewhere in the frame (a hand dealt face down), a hypothesis that lies on the region,
 is not on a back already seen, and that the card-side network (``vision.card_side``) takes surely
 for a back (``BACK_SURE``) is that back; its sides are then snapped onto the frame's edges at full
 resolution. Of the hypotheses for one card (the back's other corners imply it too) the surest
@@ -30,6 +31,7 @@ from vision.render import CARD_ASPECT
 from vision.sighting import BACK, Sighting
 
 BACK_SURE = 0.95  # a guessed quad must look surely like a back (a quad found whole needs BACK_THRESHOLD)
+SAME_SIZE = 0.2  # a face-down hand's cards are as wide as the faces read elsewhere, within this fraction
 ON_REGION = 0.9  # of a hypothesis' area inside the region's outline: a card does not overhang the table
 HAND_CARDS = 4  # a region bigger than this many cards is not one hand (a pale table merged with its cards)
 HOLDS_PART = 0.8  # of a part's area inside a hypothesis grown from it
@@ -47,16 +49,25 @@ def backs_in_regions(image: np.ndarray, blobs: tuple[Blob, ...], known: list[Sig
         np.asarray(s.outline, np.float32).reshape(-1, 1, 2) for s in known if s.card == BACK and s.outline
     ]
     faces = [s for s in known if s.index_corner and s.card != BACK]
+    # the width of the cards read in the frame: a region with no face read in it (a hand dealt face
+    # down) is a hand only when its corners say a card of that width
+    typical = (
+        float(np.median([_short_side(np.asarray(s.outline, np.float64)) for s in faces])) if faces else 0.0
+    )
     hyps: list[tuple[np.ndarray, float]] = []
     for blob in blobs:
         region = np.asarray(blob.outline, np.float32).reshape(-1, 1, 2)
         if len(region) < 3:
             continue
-        # a hand: a region of a few cards that holds a face read from its index
+        # a hand: a region of a few cards that holds a face read from its index, or of cards as
+        # wide as those read elsewhere
         area = float(cv2.contourArea(region))
-        if not any(_holds(region, s.index_corner) for s in faces):
+        holds_a_face = any(_holds(region, s.index_corner) for s in faces)
+        if not holds_a_face and not typical:
             continue
         for f in blob.corners:
+            if not holds_a_face and abs(f.width - typical) > SAME_SIZE * typical:
+                continue
             if area > HAND_CARDS * CARD_ASPECT * f.width**2:
                 continue
             for sideways in (False, True):

@@ -6,8 +6,8 @@ hole cards).
 
 Frames are 1920×1080, cards 170 px wide, on felt, wood and dark tables (``--backgrounds``); codes
 are drawn at random from the 52 faces (plus jokers and backs where ``--extras`` is set). ``hole``
-lays four two-card hands whose top card lies face down (a dealer's up card and hole card). Scores
-are over the multiset of codes.
+lays four two-card hands whose top card lies face down (a dealer's up card and hole card); ``down``
+two face-up hands and two hands dealt face down. Scores are over the multiset of codes.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from vision import Recognizer, SimulatedCamera  # noqa: E402
 from vision.sighting import RANKS, SUITS  # noqa: E402
 
 FACES = [r + s for s in SUITS for r in RANKS]
-LAYOUT_CARDS = {"scatter": 8, "hand": 8, "fan": 5, "hole": 4}
+LAYOUT_CARDS = {"scatter": 8, "hand": 8, "fan": 5, "hole": 4, "down": 4}
 
 
 def measure(
@@ -52,7 +52,9 @@ def measure(
         codes = [pool[int(k)] for k in rng.choice(len(pool), LAYOUT_CARDS[layout], replace=False)]
         if layout == "hole":  # each face with a back lying on it
             codes = [c for face in codes for c in (face, "BK")]
-        shot = cam.frame_for(codes, "hand" if layout == "hole" else layout)
+        elif layout == "down":  # two hands dealt face down between two face-up hands
+            codes = codes[:2] + ["BK", "BK"] + codes[2:] + ["BK", "BK"]
+        shot = cam.frame_for(codes, "hand" if layout in ("hole", "down") else layout)
         t0 = time.perf_counter()
         read = [s.card for s in rec.recognize(shot.image)]
         ms.append((time.perf_counter() - t0) * 1000)
