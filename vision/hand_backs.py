@@ -32,6 +32,7 @@ from vision.sighting import BACK, Sighting
 
 BACK_SURE = 0.95  # a guessed quad must look surely like a back (a quad found whole needs BACK_THRESHOLD)
 SAME_SIZE = 0.2  # a face-down hand's cards are as wide as the faces read elsewhere, within this fraction
+SAME_BACK = 0.6  # of the smaller of two back outlines that overlap: the same back
 ON_REGION = 0.9  # of a hypothesis' area inside the region's outline: a card does not overhang the table
 HAND_CARDS = 4  # a region bigger than this many cards is not one hand (a pale table merged with its cards)
 HOLDS_PART = 0.8  # of a part's area inside a hypothesis grown from it
@@ -118,9 +119,21 @@ def _holds(region: np.ndarray, pts: tuple[tuple[float, float], ...] | None) -> b
 
 
 def _in_a_back(quad: np.ndarray, backs: list[np.ndarray]) -> bool:
-    """Whether ``quad``'s middle lies on one of the backs already seen (outlines for pointPolygonTest)."""
-    x, y = quad.mean(axis=0)
-    return any(cv2.pointPolygonTest(b, (float(x), float(y)), False) >= 0 for b in backs)
+    """Whether ``quad`` is one of the backs already seen (outlines, N × 1 × 2): the two overlap by
+    ``SAME_BACK`` of the smaller. (Two backs of a hand overlap by less than half a card.)"""
+    q = quad.astype(np.float32).reshape(-1, 2)
+    qa = abs(float(cv2.contourArea(q)))
+    for b in backs:
+        pts = b.reshape(-1, 2).astype(np.float32)
+        small = min(qa, abs(float(cv2.contourArea(pts))))
+        try:
+            inter = float(cv2.intersectConvexConvex(q, cv2.convexHull(pts).reshape(-1, 2))[0])
+        except cv2.error:  # a degenerate outline: fall back on the middle
+            x, y = q.mean(axis=0)
+            inter = small if cv2.pointPolygonTest(b, (float(x), float(y)), False) >= 0 else 0.0
+        if small > 0 and inter >= SAME_BACK * small:
+            return True
+    return False
 
 
 def completed_backs(
