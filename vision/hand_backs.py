@@ -32,6 +32,7 @@ from vision.sighting import BACK, Sighting
 
 BACK_SURE = 0.95  # a guessed quad must look surely like a back (a quad found whole needs BACK_THRESHOLD)
 SAME_SIZE = 0.2  # a face-down hand's cards are as wide as the faces read elsewhere, within this fraction
+MERGED = 1.4  # card areas: a back's outline bigger than this is more than one card
 SAME_BACK = 0.6  # of the smaller of two back outlines that overlap: the same back
 ON_REGION = 0.9  # of a hypothesis' area inside the region's outline: a card does not overhang the table
 HAND_CARDS = 4  # a region bigger than this many cards is not one hand (a pale table merged with its cards)
@@ -46,15 +47,19 @@ def backs_in_regions(image: np.ndarray, blobs: tuple[Blob, ...], known: list[Sig
     the ``known`` sightings. (A face's outline may be a guess spanning its whole hand, so faces are
     left to the card-side network, which takes a face's quad for a face, and to the recogniser's
     rule that a back never covers a face's index.)"""
-    backs = [
-        np.asarray(s.outline, np.float32).reshape(-1, 1, 2) for s in known if s.card == BACK and s.outline
-    ]
     faces = [s for s in known if s.index_corner and s.card != BACK]
     # the width of the cards read in the frame: a region with no face read in it (a hand dealt face
     # down) is a hand only when its corners say a card of that width
     typical = (
         float(np.median([_short_side(np.asarray(s.outline, np.float64)) for s in faces])) if faces else 0.0
     )
+    # a back outline far bigger than such a card is a face-down hand taken for one card: the backs
+    # found in it are not that "back" again (``split_hands`` then drops it)
+    backs = [
+        np.asarray(s.outline, np.float32).reshape(-1, 1, 2)
+        for s in known
+        if s.card == BACK and s.outline and not _a_hand(s, typical)
+    ]
     hyps: list[tuple[np.ndarray, float]] = []
     for blob in blobs:
         region = np.asarray(blob.outline, np.float32).reshape(-1, 1, 2)
@@ -116,6 +121,24 @@ def _holds(region: np.ndarray, pts: tuple[tuple[float, float], ...] | None) -> b
         return False
     x, y = np.mean(np.asarray(pts, np.float64), axis=0)
     return cv2.pointPolygonTest(region, (float(x), float(y)), False) >= 0
+
+
+def split_hands(sightings: list[Sighting], found: list[Sighting]) -> list[Sighting]:
+    """``sightings`` without each back whose outline holds the middles of two or more backs of
+    ``found``: it was a hand taken for one card."""
+    new = [np.mean(np.asarray(b.outline, np.float64), axis=0) for b in found]
+
+    def holds_two(s: Sighting) -> bool:
+        poly = np.asarray(s.outline, np.float32).reshape(-1, 1, 2)
+        return sum(cv2.pointPolygonTest(poly, (float(x), float(y)), False) >= 0 for x, y in new) >= 2
+
+    return [s for s in sightings if s.card != BACK or not holds_two(s)]
+
+
+def _a_hand(s: Sighting, typical: float) -> bool:
+    """Whether the outline of ``s`` is far bigger (``MERGED``) than a card ``typical`` wide."""
+    area = abs(float(cv2.contourArea(np.asarray(s.outline, np.float32))))
+    return typical > 0 and area > MERGED * CARD_ASPECT * typical**2
 
 
 def _in_a_back(quad: np.ndarray, backs: list[np.ndarray]) -> bool:

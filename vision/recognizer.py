@@ -31,7 +31,7 @@ from vision.detect import CardQuad, CornerFrame, Detection, detect_cards, min_ch
 from vision.face_reader import check_faces, faces_alone
 from vision.finder import FinderMaps, IndexFrame, default_finder, find_cards
 from vision.glyphs import RANK_CLASSES, SUIT_CLASSES, GlyphModel, default_model
-from vision.hand_backs import backs_in_regions, completed_backs
+from vision.hand_backs import backs_in_regions, completed_backs, split_hands
 from vision.index import (
     PX,
     IndexGlyphs,
@@ -425,7 +425,8 @@ class Recognizer:
                 sightings += [b for b in grown if not _covers_an_index(b, sightings)]
             # a back built from a region's outer corners is a whole card, never a court card's inner frame
             held = backs_in_regions(view, det.blobs, sightings)
-            sightings += [b for b in held if not _covers_an_index(b, sightings)]
+            held = [b for b in held if not _covers_an_index(b, sightings)]
+            sightings = split_hands(sightings, held) + held
             if self.face_check:
                 sightings = check_faces(view, sightings)
         if self.mode == "shoe" and all(s.card == BACK for s in sightings):

@@ -9,7 +9,7 @@ import numpy as np
 
 from vision import Recognizer, SimulatedCamera
 from vision.detect import Blob, CornerFrame
-from vision.hand_backs import EVIDENCE, GROWN, backs_in_regions
+from vision.hand_backs import EVIDENCE, GROWN, backs_in_regions, split_hands
 from vision.sighting import BACK, Sighting
 
 
@@ -120,4 +120,16 @@ def test_a_hand_dealt_face_down_beside_a_face_up_hand_is_reported_as_two_backs()
                 seen = Counter(s.card for s in rec.recognize(cam.frame_for(codes, "hand").image))
                 backs += min(seen[BACK], 2)
                 false += sum((seen - Counter(codes)).values())
-    assert backs >= 22 and false == 0
+    assert backs >= 24 and false == 0
+
+
+def test_a_back_outline_holding_two_backs_found_in_it_was_a_hand_and_is_dropped() -> None:
+    hand = Sighting(BACK, 0.8, ((0, 0), (300, 0), (300, 220), (0, 220)))
+    lone = Sighting(BACK, 0.8, ((400, 0), (500, 0), (500, 140), (400, 140)))
+    face = Sighting(
+        "7C", 1.0, ((600, 0), (700, 0), (700, 140), (600, 140)), ((602, 2), (615, 2), (615, 30), (602, 30))
+    )
+    left = Sighting(BACK, 0.8, ((10, 10), (110, 10), (110, 150), (10, 150)))
+    right = Sighting(BACK, 0.8, ((150, 60), (250, 60), (250, 200), (150, 200)))
+    assert split_hands([hand, lone, face], [left, right]) == [lone, face]
+    assert split_hands([hand, lone, face], [left]) == [hand, lone, face]  # one back in it: a card
