@@ -305,6 +305,17 @@ def type_card(page: Any, night: NightServer, code: str) -> int:
     return int(night.get("/api/tables/bj/state")["seq"])
 
 
+def bet_ten_and_deal(page: Any, night: NightServer) -> None:
+    """Ann (seat 1) bets 10 and the round is dealt, by taps on the control page."""
+    page.click(".player-chip[data-seat='1']")
+    page.click("#bet-clear")
+    page.click(".chip[data-chip='10']")
+    for button in ("#place-bet", "button[data-option='deal']"):
+        seq = night.get("/api/tables/bj/state")["seq"]
+        page.click(button)
+        wait_event(page, seq)
+
+
 def test_recent_cards_name_the_card_each_record_brought(browser: Any, still_night: NightServer) -> None:
     """The card of a double goes face down, and the same record turns the dealer's hole card up:
     the list of cards to correct must not offer that record as the hole card (a correction of it
@@ -316,13 +327,7 @@ def test_recent_cards_name_the_card_each_record_brought(browser: Any, still_nigh
     seq = night.get("/api/tables/bj/state")["seq"]
     page.click("button[data-option='shuffle']")
     wait_event(page, seq)
-    page.click(".player-chip[data-seat='1']")
-    page.click("#bet-clear")
-    page.click(".chip[data-chip='10']")
-    for button in ("#place-bet", "button[data-option='deal']"):
-        seq = night.get("/api/tables/bj/state")["seq"]
-        page.click(button)
-        wait_event(page, seq)
+    bet_ten_and_deal(page, night)
     brought = {type_card(page, night, code): code for code in ("6S", "6D", "5D", "10C")}  # Ann 11, dealer 16
     seq = night.get("/api/tables/bj/state")["seq"]
     page.click("button[data-option='double']")
@@ -362,13 +367,7 @@ def test_a_corrected_card_is_corrected_again_by_taps(browser: Any, still_night: 
     if state["prompt"]["step"] == "shuffle":  # a fresh table (this test alone): the shoe first
         page.click("button[data-option='shuffle']")
         wait_event(page, state["seq"])
-    page.click(".player-chip[data-seat='1']")
-    page.click("#bet-clear")
-    page.click(".chip[data-chip='10']")
-    for button in ("#place-bet", "button[data-option='deal']"):
-        seq = night.get("/api/tables/bj/state")["seq"]
-        page.click(button)
-        wait_event(page, seq)
+    bet_ten_and_deal(page, night)
     first = type_card(page, night, "6S")  # Ann's first card, face up
     type_card(page, night, "6D")
     type_card(page, night, "5D")
@@ -407,13 +406,7 @@ def test_a_disputed_hole_card_is_settled_by_a_tap_and_named_on_no_tv(browser: An
         if state["prompt"]["step"] == "bet":
             break
         tap_one_step(page, state)
-    page.click(".player-chip[data-seat='1']")
-    page.click("#bet-clear")
-    page.click(".chip[data-chip='10']")
-    for button in ("#place-bet", "button[data-option='deal']"):
-        seq = night.get("/api/tables/bj/state")["seq"]
-        page.click(button)
-        wait_event(page, seq)
+    bet_ten_and_deal(page, night)
     for code in ("6S", "7D", "5D"):  # Ann 11, the dealer shows 7D: the hole card is next
         type_card(page, night, code)
     night.post("/api/tables/bj/operations", {"kind": "table.dispute",
