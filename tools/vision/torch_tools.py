@@ -61,6 +61,17 @@ def load_shards(  # type: ignore[no-untyped-def]
     return [np.concatenate(parts[k]) for k in keys]
 
 
+def seeded(seed: int):  # type: ignore[no-untyped-def]
+    """Start a training run on one thread: torch's generator seeded with ``seed``, and a numpy
+    generator of the same seed returned (the order every patch network's training has used)."""
+    import numpy as np
+    import torch
+
+    torch.set_num_threads(1)
+    torch.manual_seed(seed)
+    return np.random.default_rng(seed)
+
+
 def light_blur_noise(rng, p, blur_p: float, blur_max: float):  # type: ignore[no-untyped-def]
     """A float patch ``p`` (H × W × 3, 0–255) with, each by chance, its brightness and contrast
     changed (1 in 2), a Gaussian blur of σ 0.4–``blur_max`` (``blur_p``) and noise (3 in 10), back

@@ -586,11 +586,9 @@ def report(p: np.ndarray, y: np.ndarray, meta: np.ndarray) -> dict[str, object]:
 def train(dirs: list[Path], weights: Path, steps: int, seed: int, minutes: float, bs: int, lr: float,
           val_shards: list[int]) -> None:
     import torch
-    from torch_tools import out_of_time
+    from torch_tools import out_of_time, seeded
 
-    torch.set_num_threads(1)
-    torch.manual_seed(seed)
-    rng = np.random.default_rng(seed)
+    rng = seeded(seed)
     x, y, meta = load(dirs, exclude=val_shards)
     vx, vy, vm = load(dirs, shards=val_shards)
     per_side = np.bincount(y, minlength=3).tolist()

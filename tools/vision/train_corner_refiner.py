@@ -343,11 +343,9 @@ def train(
     val_shards: list[int],
 ) -> None:
     import torch
-    from torch_tools import out_of_time
+    from torch_tools import out_of_time, seeded
 
-    torch.set_num_threads(1)
-    torch.manual_seed(seed)
-    rng = np.random.default_rng(seed)
+    rng = seeded(seed)
     train_ids = [k for k in range(10_000) if k not in val_shards]
     data = Data(dirs, train_ids)
     val = Data(dirs, val_shards)

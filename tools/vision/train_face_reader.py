@@ -274,11 +274,9 @@ def train(
     val_shards: list[int],
 ) -> None:
     import torch
-    from torch_tools import out_of_time
+    from torch_tools import out_of_time, seeded
 
-    torch.set_num_threads(1)
-    torch.manual_seed(seed)
-    rng = np.random.default_rng(seed)
+    rng = seeded(seed)
     x, yr, ys, meta = load(dirs, exclude=val_shards)
     vx, vyr, vys, vm = load(dirs, shards=val_shards)
     print(
