@@ -51,18 +51,21 @@ def test_a_region_without_a_face_read_in_it_gives_no_back() -> None:
 
 
 def test_a_region_far_bigger_than_a_hand_gives_no_back() -> None:
-    # a pale table merged with its cards: the region is the frame, not a hand
-    image = np.full((720, 1280, 3), (60, 60, 200), np.uint8)
-    image[100:300, 100:260] = (90, 40, 40)  # a dark patch the card-side network might take for a back
-    region = np.array([[0, 0], [1279, 0], [1279, 719], [0, 719]], np.float64)
-    corner = CornerFrame(np.array([100.0, 100.0]), np.array([1.0, 0.0]), np.array([0.0, 1.0]), 160.0)
-    face = Sighting(
-        "7C",
-        1.0,
-        ((400, 400), (560, 400), (560, 624), (400, 624)),
-        ((402, 402), (420, 402), (420, 440), (402, 440)),
+    # a pale table merged with its cards: the region is the frame, not a hand. A corner of a real
+    # back lies on it, so only the region's size keeps the back from being reported from it
+    shot = SimulatedCamera(size=(1280, 720), background="felt", seed=2, card_width=160).frame_for(
+        ["7C", "BK"], "row"
     )
-    assert backs_in_regions(image, (Blob(region, (corner,)),), [face]) == []
+    c = shot.placements[1].corners()
+    x, y = c[1] - c[0], c[3] - c[0]
+    corner = CornerFrame(c[0], x / np.linalg.norm(x), y / np.linalg.norm(y), 160.0)
+    frame = np.array([[0, 0], [1279, 0], [1279, 719], [0, 719]], np.float64)
+    faces = [s for s in Recognizer("table").recognize(shot.image) if s.card == "7C"]
+    assert faces  # a face read in the frame says how wide a card is
+    assert backs_in_regions(shot.image, (Blob(frame, (corner,)),), faces) == []
+    card = (c - c.mean(axis=0)) * 1.1 + c.mean(axis=0)  # a region just round the back: one card
+    found = backs_in_regions(shot.image, (Blob(card, (corner,)),), faces)
+    assert [b.card for b in found] == [BACK]
 
 
 def test_a_back_already_seen_is_not_reported_again() -> None:
