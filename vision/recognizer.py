@@ -429,6 +429,7 @@ class Recognizer:
             sightings = split_hands(sightings, held) + held
             if self.face_check:
                 sightings = check_faces(view, sightings)
+            sightings = _one_reading_per_index(sightings)
         if self.mode == "shoe" and all(s.card == BACK for s in sightings):
             # a scan or tight crop has no card edge to find: what was found may be a court card's
             # inner frame (which looks like a back); the frame itself may be the card
@@ -574,6 +575,21 @@ def _same_index(a: Sighting, b: Sighting) -> bool:
     ia, ib = np.array(a.index_corner), np.array(b.index_corner)
     size = min(float(np.linalg.norm(i.max(axis=0) - i.min(axis=0))) for i in (ia, ib))
     return float(np.linalg.norm(ia.mean(axis=0) - ib.mean(axis=0))) < 0.5 * size
+
+
+def _one_reading_per_index(sightings: list[Sighting]) -> list[Sighting]:
+    """One index is one card: where two sightings were read from the same index, the one with the
+    most readings agreeing on it, then the surer, stands."""
+    kept: list[Sighting] = []
+    for s in sorted(sightings, key=lambda s: (-_support(s), -s.confidence)):
+        if not any(_same_index(k, s) for k in kept):
+            kept.append(s)
+    return [s for s in sightings if s in kept]
+
+
+def _support(s: Sighting) -> int:
+    """How many readings agree on sighting ``s`` (the corners of an index frame group, or one)."""
+    return max(1, sum(e.startswith(f"{s.card}:") for e in s.evidence))
 
 
 def _diagonal(s: Sighting) -> float:

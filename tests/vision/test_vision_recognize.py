@@ -9,7 +9,7 @@ import pytest
 
 from vision import Recognizer, SimulatedCamera
 from vision.detect import CardQuad
-from vision.recognizer import _IndexCorners, _no_joker_on_a_back
+from vision.recognizer import _IndexCorners, _no_joker_on_a_back, _one_reading_per_index
 from vision.render import CardStyle, render_back, render_card
 from vision.sighting import BACK, JOKER, Sighting
 from vision.simcam import Placement
@@ -202,3 +202,19 @@ def test_an_index_read_through_its_frame_is_not_read_again_as_another_card() -> 
     cam = SimulatedCamera(size=(1920, 1080), background="wood", seed=4001, card_width=170)
     shot = cam.frame_for(codes, "hand")
     assert sorted(s.card for s in Recognizer("table").recognize(shot.image)) == sorted(codes)
+
+
+def test_one_index_read_as_two_cards_is_the_card_most_readings_agree_on() -> None:
+    # a jack's index read upright at two corner frames as JS, and once through a frame turned a
+    # quarter as 3S: one patch of ink is one card, and the wrong code must not stand beside it
+    outline = ((600.0, 840.0), (800.0, 840.0), (800.0, 1120.0), (600.0, 1120.0))
+    index = ((608.0, 850.0), (640.0, 850.0), (640.0, 905.0), (608.0, 905.0))
+    jack = Sighting("JS", 1.0, outline, index, evidence=("index", "JS:1.00", "JS:0.99"))
+    misread = Sighting("3S", 0.99, outline, tuple((x + 4, y + 3) for x, y in index), ("index", "3S:0.99"))
+    assert _one_reading_per_index([misread, jack]) == [jack]
+    # a hand: the lower card's index beside the upper card's is another card, and both stand
+    beside = Sighting("8D", 0.99, outline, tuple((x + 60, y) for x, y in index), ("index", "8D:0.99"))
+    assert _one_reading_per_index([jack, beside]) == [jack, beside]
+    # the same index read twice alike is one card
+    again = Sighting("JS", 0.95, outline, tuple((x + 2, y) for x, y in index), ("index", "JS:0.95"))
+    assert _one_reading_per_index([again, jack]) == [jack]
