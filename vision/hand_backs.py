@@ -78,7 +78,7 @@ def backs_in_regions(image: np.ndarray, blobs: tuple[Blob, ...], known: list[Sig
                 continue
             for sideways in (False, True):
                 quad = IndexFrame(f, sideways, 0.0).outline()
-                if not _lies_on(quad, region) or _in_a_back(quad, backs):
+                if not _lies_on(quad, region) or in_a_back(quad, backs):
                     continue
                 hyps.append((quad, f.width))
     if not hyps:
@@ -90,7 +90,7 @@ def backs_in_regions(image: np.ndarray, blobs: tuple[Blob, ...], known: list[Sig
     )
     out: list[Sighting] = []
     for _, quad, width in ranked:
-        if _in_a_back(quad, backs):
+        if in_a_back(quad, backs):
             continue  # a surer hypothesis of this back stands
         backs.append(quad.astype(np.float32).reshape(-1, 1, 2))
         snapped = snap_to_edges(image, quad, 0.08 * width)
@@ -141,7 +141,7 @@ def _a_hand(s: Sighting, typical: float) -> bool:
     return typical > 0 and area > MERGED * CARD_ASPECT * typical**2
 
 
-def _in_a_back(quad: np.ndarray, backs: list[np.ndarray]) -> bool:
+def in_a_back(quad: np.ndarray, backs: list[np.ndarray]) -> bool:
     """Whether ``quad`` is one of the backs already seen (outlines, N × 1 × 2): the two overlap by
     ``SAME_BACK`` of the smaller. (Two backs of a hand overlap by less than half a card.)"""
     q = quad.astype(np.float32).reshape(-1, 2)
@@ -171,7 +171,7 @@ def completed_backs(
     out: list[Sighting] = []
     for part in parts:
         q = np.asarray(part.outline, np.float64)
-        if q.shape != (4, 2) or _in_a_back(q, backs):
+        if q.shape != (4, 2) or in_a_back(q, backs):
             continue
         under = [
             f for f in faces if _holds(np.asarray(f.outline, np.float32).reshape(-1, 1, 2), part.outline)

@@ -26,6 +26,7 @@ import numpy as np
 from vision.calibration import Calibration
 from vision.card_side import BACK_THRESHOLD, CardSideError, back_probability, card_side
 from vision.closer_look import closer_quads
+from vision.colour_backs import colour_backs
 from vision.corner_refiner import refine_step
 from vision.detect import CardQuad, CornerFrame, Detection, detect_cards, min_channel
 from vision.face_reader import check_faces, faces_alone
@@ -427,6 +428,8 @@ class Recognizer:
             held = backs_in_regions(view, det.blobs, sightings)
             held = [b for b in held if not _covers_an_index(b, sightings)]
             sightings = split_hands(sightings, held) + held
+            apart = colour_backs(view, sightings)
+            sightings += [b for b in apart if not _covers_an_index(b, sightings)]
             if self.face_check:
                 sightings = check_faces(view, sightings)
             sightings = _one_reading_per_index(sightings)
