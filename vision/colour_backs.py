@@ -17,8 +17,9 @@ import cv2
 import numpy as np
 
 from vision.card_side import default_card_side
+from vision.detect import Blob, _blob_corners
 from vision.finder import snap_to_edges
-from vision.hand_backs import in_a_back
+from vision.hand_backs import backs_in_regions, in_a_back
 from vision.sighting import BACK, Sighting
 
 WORK = 640  # px on the long side: the size the regions are looked for at
@@ -31,32 +32,48 @@ APART_SURE = 0.999
 # a corner seen at most this far from square (degrees): a card tilted 60° from the camera at a
 # yaw of 45° shows corners of 53° and 127°
 SQUARE = 40.0
-ASPECT = (
-    1.15,
-    2.6,
-)  # long over short sides (each the mean of two opposite ones): a card's, overhead or at a slant
+# long over short sides (each the mean of two opposite ones): a card's, overhead or at a slant
+ASPECT = (1.15, 2.6)
 MIN_SIDE = 0.02  # of the frame's long side: a narrower region is no card (the finders' own floor)
 ON_KNOWN = 0.3  # of a candidate's area on a card already seen: that card, or part of it
+SIZE_RATIO = 0.6  # of the median short side of the cards seen: the narrowest back (as closer_look)
 SAME_MIDDLE = 0.25  # of a candidate's short side: two candidates this close are one
+HAND = (1.2, 4.0)  # card areas: a region of a face-down hand (more than one card, a few at most)
+OWN = 0.25  # card areas of a hand's region outside the backs found whole: another card's part
 EVIDENCE = "a card-shaped region of another colour than the table"
 
 
 def colour_backs(image: np.ndarray, known: list[Sighting]) -> list[Sighting]:
     """Backs in the BGR ``image`` that stand apart from the table by colour, other than on the
-    ``known`` sightings' outlines."""
+    ``known`` sightings' outlines: whole ones, then those of hands (``HAND`` below)."""
     h, w = image.shape[:2]
     scale = min(1.0, WORK / max(h, w))
     small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_LINEAR)
     diff = _table_difference(small)
-    taken = [np.asarray(s.outline, np.float32).reshape(-1, 1, 2) * scale for s in known]
+    masks = [
+        cv2.morphologyEx((diff > level * level).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        for level in LEVELS
+    ]
+    whole = _whole_backs(image, masks, scale, known)
+    return whole + _backs_of_hands(image, masks, scale, known, whole)
+
+
+def _whole_backs(
+    image: np.ndarray, masks: list[np.ndarray], scale: float, known: list[Sighting]
+) -> list[Sighting]:
+    """Backs that are whole card-shaped regions of one of the ``masks`` (at ``scale`` of ``image``)."""
+    h, w = image.shape[:2]
+    # cards under one camera are about one size: a region far narrower than the cards seen is a
+    # print or a letter on one of them (a joker's "O" passed for a back)
+    seen = [_short_side(np.asarray(s.outline, np.float64)) for s in known if len(s.outline) == 4]
+    narrowest = max(MIN_SIDE * max(h, w), SIZE_RATIO * float(np.median(seen)) if seen else 0.0)
+    # a back may lie on a face (a hole card): only backs already seen are not looked for again
+    taken = [np.asarray(s.outline, np.float32).reshape(-1, 1, 2) * scale for s in known if s.card == BACK]
     found: list[np.ndarray] = []
-    for level in LEVELS:
-        mask = cv2.morphologyEx(
-            (diff > level * level).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)
-        )
+    for mask in masks:
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         for c in contours:
-            q = _card_shape(c, MIN_SIDE * max(small.shape[:2]))
+            q = _card_shape(c, MIN_SIDE * max(mask.shape))
             if q is None:
                 continue
             mid = q.mean(axis=0)
@@ -75,7 +92,7 @@ def colour_backs(image: np.ndarray, known: list[Sighting]) -> list[Sighting]:
         reach = max(2.0, 0.07 * _short_side(full))
         for _ in range(2):
             full = snap_to_edges(grey, full, reach)
-        if _card_aspect(full, MIN_SIDE * max(h, w)):
+        if _card_aspect(full, narrowest):
             quads.append(full)
     if not quads:
         return []
@@ -88,6 +105,59 @@ def colour_backs(image: np.ndarray, known: list[Sighting]) -> list[Sighting]:
         backs.append(q.astype(np.float32).reshape(-1, 1, 2))
         out.append(Sighting(BACK, 0.8, tuple((float(x), float(y)) for x, y in q), None, evidence=(EVIDENCE,)))
     return out
+
+
+def _backs_of_hands(
+    image: np.ndarray, masks: list[np.ndarray], scale: float, known: list[Sighting], whole: list[Sighting]
+) -> list[Sighting]:
+    """Backs of hands dealt face down: a lower card shows only part of itself beside the card on it, so
+    its region is no quadrilateral. With the backs found ``whole`` filled in (their white borders are the
+    table's colour), each region of a few cards is searched from its corners as the threshold
+    finder's merged regions are (``vision.hand_backs.backs_in_regions``), the card width being that
+    of the backs found whole."""
+    if not whole:
+        return []
+    width = float(np.median([_short_side(np.asarray(s.outline)) for s in whole])) * scale
+    polys = [np.round((np.asarray(s.outline) + 0.5) * scale - 0.5).astype(np.int32) for s in whole]
+    card = float(np.median([abs(cv2.contourArea(p.astype(np.float32))) for p in polys]))  # as seen
+    on_whole = np.zeros(masks[0].shape, np.uint8)
+    cv2.fillPoly(on_whole, polys, 1)
+    # the backs seen before are card surface too, and explain what they cover
+    seen = [
+        np.round((np.asarray(s.outline) + 0.5) * scale - 0.5).astype(np.int32)
+        for s in known
+        if s.card == BACK
+    ]
+    explained = on_whole.copy()
+    cv2.fillPoly(explained, seen, 1)
+    # where a face was read (its index, its middle) lies no hand dealt face down
+    faces = [
+        (float(x) * scale, float(y) * scale)
+        for f in known
+        if f.index_corner and f.card != BACK
+        for x, y in (np.mean(np.asarray(f.index_corner), axis=0), np.mean(np.asarray(f.outline), axis=0))
+    ]
+    close = np.ones((5, 5), np.uint8)
+    blobs = []
+    for mask in masks:
+        filled = cv2.morphologyEx(mask | explained, cv2.MORPH_CLOSE, close)
+        contours, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        for c in contours:
+            if not HAND[0] * card <= cv2.contourArea(c) <= HAND[1] * card:
+                continue
+            if any(cv2.pointPolygonTest(c, m, False) >= 0 for m in faces):
+                continue  # a face's print is coloured too: only hands dealt face down are searched
+            region = np.zeros_like(filled)
+            cv2.fillPoly(region, [c], 1)
+            if int((region & (1 - explained)).sum()) < OWN * card:
+                continue  # the backs seen explain the region
+            corners = tuple(_blob_corners(c, width, 1.0 / scale))
+            if corners:
+                outline = (c.reshape(-1, 2).astype(np.float64) + 0.5) / scale - 0.5
+                blobs.append(Blob(outline, corners))
+    if not blobs:
+        return []
+    return backs_in_regions(image, tuple(blobs), known + whole, typical=width / scale, sure=APART_SURE)
 
 
 def _table_difference(small: np.ndarray) -> np.ndarray:

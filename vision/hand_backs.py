@@ -42,17 +42,29 @@ EVIDENCE = "a back among the corners of a merged region"
 GROWN = "a back grown from the part of it a finder outlined"
 
 
-def backs_in_regions(image: np.ndarray, blobs: tuple[Blob, ...], known: list[Sighting]) -> list[Sighting]:
+def backs_in_regions(
+    image: np.ndarray,
+    blobs: tuple[Blob, ...],
+    known: list[Sighting],
+    *,
+    typical: float | None = None,
+    sure: float = BACK_SURE,
+) -> list[Sighting]:
     """Backs lying in the merged regions ``blobs`` of the BGR ``image``, other than the backs among
-    the ``known`` sightings. (A face's outline may be a guess spanning its whole hand, so faces are
-    left to the card-side network, which takes a face's quad for a face, and to the recogniser's
-    rule that a back never covers a face's index.)"""
+    the ``known`` sightings: hypotheses the card-side network takes for a back at ``sure`` or more.
+    (A face's outline may be a guess spanning its whole hand, so faces are left to the card-side
+    network, which takes a face's quad for a face, and to the recogniser's rule that a back never
+    covers a face's index.) ``typical``: the width of the frame's cards, where known otherwise than
+    from the faces read."""
     faces = [s for s in known if s.index_corner and s.card != BACK]
     # the width of the cards read in the frame: a region with no face read in it (a hand dealt face
     # down) is a hand only when its corners say a card of that width
-    typical = (
-        float(np.median([_short_side(np.asarray(s.outline, np.float64)) for s in faces])) if faces else 0.0
-    )
+    if typical is None:
+        typical = (
+            float(np.median([_short_side(np.asarray(s.outline, np.float64)) for s in faces]))
+            if faces
+            else 0.0
+        )
     # a back outline far bigger than such a card is a face-down hand taken for one card: the backs
     # found in it are not that "back" again (``split_hands`` then drops it)
     backs = [
@@ -85,7 +97,7 @@ def backs_in_regions(image: np.ndarray, blobs: tuple[Blob, ...], known: list[Sig
         return []
     sides = default_card_side().sides(image, [q for q, _ in hyps])
     ranked = sorted(
-        ((s.back, q, w) for s, (q, w) in zip(sides, hyps, strict=True) if s.back >= BACK_SURE),
+        ((s.back, q, w) for s, (q, w) in zip(sides, hyps, strict=True) if s.back >= sure),
         key=lambda t: -t[0],
     )
     out: list[Sighting] = []

@@ -47,18 +47,27 @@ def test_a_checked_tablecloth_and_plain_paper_are_no_backs() -> None:
     assert colour_backs(paper, []) == []
 
 
-def test_the_top_backs_of_hands_dealt_face_down_on_a_white_cloth_are_seen() -> None:
-    # two face-up hands and two face-down ones on a white cloth: the threshold finder's regions run
-    # into the cloth and the learned finder's interior map is weak on the lattice, so before this
-    # only one back of the four was reported
+@pytest.mark.parametrize(("background", "seed"), [("white", 4001), ("light_wood", 4002), ("white", 4004)])
+def test_hands_dealt_face_down_on_a_pale_table_are_seen_card_by_card(background: str, seed: int) -> None:
+    # two face-up hands and two face-down ones on a pale table: the threshold finder's regions run
+    # into the table and the learned finder's interior map is weak on the lattice, so before this at
+    # most two of the four backs were reported; the lower card of each face-down hand shows only an
+    # L-shaped part of itself beside the card on it
     codes = ["5H", "9S", BACK, BACK, "KD", "2C", BACK, BACK]
-    shot = SimulatedCamera(size=(1920, 1080), background="white", seed=4001, card_width=170).frame_for(
-        codes, "hand"
-    )
+    cam = SimulatedCamera(size=(1920, 1080), background=background, seed=seed, card_width=170)
+    shot = cam.frame_for(codes, "hand")
     read = Recognizer("table").recognize(shot.image)
-    assert sorted(s.card for s in read if s.card != BACK) == ["2C", "5H", "9S", "KD"]
-    backs = [s for s in read if s.card == BACK]
-    assert len(backs) >= 2
-    # one back in each face-down hand (the hands lie in a row, the face-down ones second and fourth)
-    xs = sorted(float(np.mean(np.array(s.outline)[:, 0])) for s in backs)
-    assert xs[0] < 960 < xs[-1]
+    assert sorted(s.card for s in read) == sorted(codes)
+    found = _middles([s for s in read if s.card == BACK])
+    for p in (p for p in shot.placements if p.code == BACK):
+        assert min(float(np.linalg.norm(m - np.array(p.centre))) for m in found) < 0.15 * p.width
+
+
+@pytest.mark.parametrize(("background", "seed"), [("white", 4001), ("light_wood", 4003), ("grey", 4005)])
+def test_every_hole_card_on_a_pale_table_is_seen(background: str, seed: int) -> None:
+    # each face-up card with its hole card on it: on a pale table the finders lost one back in four
+    # (on a white cloth all four)
+    codes = ["7D", BACK, "QS", BACK, "4C", BACK, "JH", BACK]
+    cam = SimulatedCamera(size=(1920, 1080), background=background, seed=seed, card_width=170)
+    read = Recognizer("table").recognize(cam.frame_for(codes, "hand").image)
+    assert sorted(s.card for s in read) == sorted(codes)
