@@ -69,10 +69,18 @@ def _whole_backs(
     narrowest = max(MIN_SIDE * max(h, w), SIZE_RATIO * float(np.median(seen)) if seen else 0.0)
     # a back may lie on a face (a hole card): only backs already seen are not looked for again
     taken = [np.asarray(s.outline, np.float32).reshape(-1, 1, 2) * scale for s in known if s.card == BACK]
+    # a candidate about a card seen is that card again (a face, or a back), not read twice
+    middles = np.array([np.mean(np.asarray(s.outline, np.float64), axis=0) * scale for s in known]).reshape(
+        -1, 2
+    )
     found: list[np.ndarray] = []
     for mask in masks:
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         for c in contours:
+            x, y, bw, bh = cv2.boundingRect(c)
+            box_mid = np.array([x + bw / 2, y + bh / 2])
+            if len(middles) and np.hypot(*(middles - box_mid).T).min() < SAME_MIDDLE * min(bw, bh):
+                continue  # cheaply, before its shape is looked at
             q = _card_shape(c, MIN_SIDE * max(mask.shape))
             if q is None:
                 continue
@@ -212,4 +220,5 @@ def _overlap(q: np.ndarray, outline: np.ndarray) -> float:
 
 
 def _short_side(q: np.ndarray) -> float:
-    return float(min(np.linalg.norm(q[i] - q[i - 1]) for i in range(4)))
+    edges = np.asarray(q, np.float64) - np.roll(np.asarray(q, np.float64), 1, axis=0)
+    return float(np.hypot(edges[:, 0], edges[:, 1]).min())
