@@ -13,7 +13,9 @@ sightings, each a function of the recogniser, the image and the frames so far:
 3. :func:`read_index_frames` — each frame's index read (with ``corner_search``, nearby corners are
    tried where it does not read surely), a card read twice or already read whole reported once;
    where an index was seen but did not read, the finder looks again at twice its working
-   resolution round it (:func:`closer_frames`), and those frames are read too (``closer_look``).
+   resolution round it (:func:`closer_frames`), and those frames are read too (``closer_look``);
+   and halfway between two indices read side by side, where the network's index map merged a
+   fan's neighbouring indices into one peak (:func:`between_frames`, ``between_probe``).
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ if TYPE_CHECKING:
     from vision.recognizer import Recognizer
 
 SURE = 0.9  # a reading this confident is taken as right (confidences are calibrated)
+BETWEEN_TURN = 25.0  # degrees between the axes of two index frames of a fan's neighbouring cards, at most
+BETWEEN_GAP = (0.3, 0.8)  # card widths along the short edge between two indices with one hidden between
 CLOSER_MIN = 0.8  # a reading from the closer look counts from here (chosen on training-family scenes)
 # a step between finding the index frames and reading them: (recogniser, image, frames) → frames
 FrameStep = Callable[["Recognizer", np.ndarray, list[IndexFrame]], list[IndexFrame]]
@@ -96,6 +100,14 @@ def read_index_frames(
     too.
     """
     found, unread = _read_frames(rec, image, frames, colour, known)
+    if rec.between_probe:
+        # a fan's or a tight hand's indices lie a few map pixels apart, and the finder's index map
+        # can merge two into one peak: between two read indices lying side by side, look again
+        found += [
+            (r, fr)
+            for r, fr in _read_frames(rec, image, between_frames(found), colour, known)[0]
+            if r.confidence >= SURE and r.card != JOKER and not any(r.card == o.card for o, _ in found)
+        ]
     if unread and rec.closer_look:
         more = closer_frames(rec, image, unread, [fr for _, fr in found])
         for step in rec.frame_steps:
@@ -189,6 +201,32 @@ def _read_frames(
         if inked and (best is None or best[0].confidence < rec.min_index_confidence):
             unread.append(fr)
     return found, unread
+
+
+def between_frames(found: list[tuple[Reading, IndexFrame]]) -> list[IndexFrame]:
+    """Frames halfway between two upright index frames read that lie side by side as a fan's or a
+    hand's cards do: the axes alike (within ``BETWEEN_TURN`` degrees), the corners apart along the
+    short edge by ``BETWEEN_GAP`` card widths."""
+    frames = [fr for _, fr in found if not fr.sideways]
+    out: list[IndexFrame] = []
+    for i, a in enumerate(frames):
+        for b in frames[i + 1 :]:
+            fa, fb = a.frame, b.frame
+            if float(fa.x @ fb.x) < np.cos(np.radians(BETWEEN_TURN)):
+                continue
+            width = (fa.width + fb.width) / 2
+            gap = fb.origin - fa.origin
+            along = abs(float(gap @ (fa.x + fb.x))) / 2 / width
+            across = abs(float(gap @ (fa.y + fb.y))) / 2 / width
+            if not BETWEEN_GAP[0] <= along <= BETWEEN_GAP[1] or across > 0.5 * along:
+                continue
+            x, y = fa.x + fb.x, fa.y + fb.y
+            mid = CornerFrame(
+                (fa.origin + fb.origin) / 2, x / np.linalg.norm(x), y / np.linalg.norm(y), width
+            )
+            if not any(np.linalg.norm(f.frame.origin - mid.origin) < 0.12 * width for f in frames + out):
+                out.append(IndexFrame(mid, False, min(a.score, b.score)))
+    return out
 
 
 def closer_frames(

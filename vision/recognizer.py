@@ -98,6 +98,9 @@ class Recognizer:
         # a second look at twice the finder's resolution where the first left doubt: round indices
         # seen but not read, and on card surface no card read covers (vision.closer_look)
         self.closer_look = True
+        # between two read indices side by side (a fan, a tight hand), an index the finder merged
+        # with a neighbour's (vision.index_frames.between_frames)
+        self.between_probe = True
         # the face reader (vision.face_reader): each face card's pips checked against its index, and a
         # whole card whose index does not read reported from its pips when they are sure
         self.face_check = True

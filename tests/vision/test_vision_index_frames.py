@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from vision import Recognizer, SimulatedCamera, index_frames
+from vision.detect import CornerFrame
 from vision.finder import IndexFrame, default_finder, frame_from_vectors
-from vision.index_frames import _moved
+from vision.index_frames import _moved, between_frames
 from vision.sighting import Sighting
 
 HAND = ["AS", "KH", "9C", "6D"]
@@ -256,3 +257,31 @@ def test_the_closer_look_runs_only_round_indices_seen_but_not_read(monkeypatch: 
     sizes.clear()
     assert index_frames.closer_frames(rec, view[:480, :640], [unread], []) == []
     assert sizes == []
+
+
+@pytest.mark.parametrize(("background", "seed"), [("white", 4001), ("white", 4004)])
+def test_an_index_between_two_read_ones_in_a_fan_on_a_pale_table_is_read(background: str, seed: int) -> None:
+    # on a white cloth the finder's index map merged the second and fourth cards' indices with
+    # their neighbours' (50 px apart at 1920 wide): read halfway between two indices side by side
+    codes = ["6D", "AH", "3C", "4D", "6H"]
+    cam = SimulatedCamera(size=(1920, 1080), background=background, seed=seed, card_width=170, fan_spread=9.0)
+    image = cam.frame_for(codes, "fan").image
+    rec = Recognizer("table")
+    assert sorted(s.card for s in rec.recognize(image)) == sorted(codes)
+    rec.between_probe = False
+    assert len(rec.recognize(image)) < len(codes)
+
+
+def test_frames_are_looked_for_only_between_indices_lying_side_by_side() -> None:
+    def read_at(ox: float, oy: float, turn: float = 0.0) -> tuple[object, IndexFrame]:
+        c, s = np.cos(np.radians(turn)), np.sin(np.radians(turn))  # the card turned on screen
+        frame = CornerFrame(np.array([ox, oy]), np.array([c, s]), np.array([-s, c]), 100.0)
+        return (None, IndexFrame(frame, False, 1.0))
+
+    # two corners 60 px apart along the short edge of 100-px cards: one frame, halfway
+    (mid,) = between_frames([read_at(0, 0), read_at(60, 0)])  # type: ignore[list-item]
+    assert np.allclose(mid.frame.origin, [30, 0]) and not mid.sideways
+    # side by side but a card apart (two cards in a row), one above the other, or turned 40° apart: none
+    assert between_frames([read_at(0, 0), read_at(110, 0)]) == []  # type: ignore[list-item]
+    assert between_frames([read_at(0, 0), read_at(0, 60)]) == []  # type: ignore[list-item]
+    assert between_frames([read_at(0, 0), read_at(60, 0, turn=40)]) == []  # type: ignore[list-item]
