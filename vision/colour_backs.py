@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from vision.card_side import default_card_side
-from vision.detect import Blob, _blob_corners
+from vision.detect import Blob, blob_corners
 from vision.finder import snap_to_edges
 from vision.hand_backs import backs_in_regions, in_a_back
 from vision.sighting import BACK, Sighting
@@ -159,7 +159,7 @@ def _backs_of_hands(
             cv2.fillPoly(region, [c], 1)
             if int((region & (1 - explained)).sum()) < OWN * card:
                 continue  # the backs seen explain the region
-            corners = tuple(_blob_corners(c, width, 1.0 / scale))
+            corners = tuple(blob_corners(c, width, 1.0 / scale))
             if corners:
                 outline = (c.reshape(-1, 2).astype(np.float64) + 0.5) / scale - 0.5
                 blobs.append(Blob(outline, corners))

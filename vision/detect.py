@@ -204,8 +204,9 @@ def _as_quad(corners: np.ndarray) -> CardQuad:
     return CardQuad(c)
 
 
-def _blob_corners(contour: np.ndarray, card_width: float, scale: float) -> list[CornerFrame]:
-    """Right-angle convex corners along a region's outline, each as a corner frame."""
+def blob_corners(contour: np.ndarray, card_width: float, scale: float) -> list[CornerFrame]:
+    """Right-angle convex corners along a region's outline (``contour`` and ``card_width`` in the
+    pixels it was traced at), each as a corner frame in full-image pixels (those times ``scale``)."""
     peri = cv2.arcLength(contour, True)
     poly = cv2.approxPolyDP(contour, max(1.5, 0.006 * peri), True).reshape(-1, 2).astype(np.float64)
     shoelace = float(np.sum(poly[:, 0] * np.roll(poly[:, 1], -1) - np.roll(poly[:, 0], -1) * poly[:, 1]))
@@ -465,7 +466,7 @@ def detect_cards(
             continue
         frames = [
             f
-            for f in _blob_corners(cnt, width, scale)
+            for f in blob_corners(cnt, width, scale)
             if 2 * scale < f.origin[0] < w - 2 * scale and 2 * scale < f.origin[1] < h - 2 * scale
         ]
         if fine_corners:
