@@ -35,11 +35,13 @@ SQUARE = 40.0
 # long over short sides (each the mean of two opposite ones): a card's, overhead or at a slant
 ASPECT = (1.15, 2.6)
 MIN_SIDE = 0.02  # of the frame's long side: a narrower region is no card (the finders' own floor)
+SAME_CARD = 0.6  # intersection over union of a candidate and a face's outline: that face
 ON_KNOWN = 0.3  # of a candidate's area on a card already seen: that card, or part of it
 SIZE_RATIO = 0.6  # of the median short side of the cards seen: the narrowest back (as closer_look)
 SAME_MIDDLE = 0.25  # of a candidate's short side: two candidates this close are one
 HAND = (1.2, 4.0)  # card areas: a region of a face-down hand (more than one card, a few at most)
 OWN = 0.25  # card areas of a hand's region outside the backs found whole: another card's part
+_NEXT, _PREV = [1, 2, 3, 0], [3, 0, 1, 2]  # a quad's corners after and before each
 EVIDENCE = "a card-shaped region of another colour than the table"
 
 
@@ -69,24 +71,36 @@ def _whole_backs(
     narrowest = max(MIN_SIDE * max(h, w), SIZE_RATIO * float(np.median(seen)) if seen else 0.0)
     # a back may lie on a face (a hole card): only backs already seen are not looked for again
     taken = [np.asarray(s.outline, np.float32).reshape(-1, 1, 2) * scale for s in known if s.card == BACK]
-    # a candidate about a card seen is that card again (a face, or a back), not read twice
-    middles = np.array([np.mean(np.asarray(s.outline, np.float64), axis=0) * scale for s in known]).reshape(
-        -1, 2
-    )
+    # a candidate about a back seen is that back again, not read twice (one about a face may be a
+    # hole card lying on it: a face's outline from its index frame is only roughly where the card is)
+    middles = np.array(
+        [np.mean(np.asarray(s.outline, np.float64), axis=0) * scale for s in known if s.card == BACK]
+    ).reshape(-1, 2)
+    faces = [np.asarray(s.outline, np.float32).reshape(-1, 2) * scale for s in known if s.card != BACK]
+    face_lo = np.array([f.min(axis=0) for f in faces]).reshape(-1, 2)  # bounding boxes, to skip most
+    face_hi = np.array([f.max(axis=0) for f in faces]).reshape(-1, 2)
     found: list[np.ndarray] = []
+    min_side = MIN_SIDE * max(masks[0].shape)
     for mask in masks:
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         for c in contours:
+            if cv2.contourArea(c) < min_side * min_side:
+                continue  # most regions (the table's print, noise) end here
             x, y, bw, bh = cv2.boundingRect(c)
             box_mid = np.array([x + bw / 2, y + bh / 2])
             if len(middles) and np.hypot(*(middles - box_mid).T).min() < SAME_MIDDLE * min(bw, bh):
                 continue  # cheaply, before its shape is looked at
-            q = _card_shape(c, MIN_SIDE * max(mask.shape))
+            q = _card_shape(c, min_side)
             if q is None:
                 continue
             mid = q.mean(axis=0)
             if any(_overlap(q, t) > ON_KNOWN for t in taken):
                 continue
+            meets = np.flatnonzero(
+                (face_lo < q.max(axis=0)).all(axis=1) & (q.min(axis=0) < face_hi).all(axis=1)
+            )
+            if any(_same_outline(q, faces[k]) for k in meets.tolist()):
+                continue  # that face (a hole card lying on it overlaps it by far less)
             side = _short_side(q)
             if any(np.linalg.norm(f.mean(axis=0) - mid) < SAME_MIDDLE * side for f in found):
                 continue
@@ -198,13 +212,13 @@ def _card_shape(contour: np.ndarray, min_side: float) -> np.ndarray | None:
 def _card_aspect(q: np.ndarray, min_side: float) -> bool:
     """Whether quad ``q`` has a card's proportions (``ASPECT``), corners near square (``SQUARE``)
     and short sides at least ``min_side``."""
-    edges = np.roll(q, -1, axis=0) - q  # side k runs from corner k to corner k + 1
+    edges = q[_NEXT] - q  # side k runs from corner k to corner k + 1
     sides = np.hypot(edges[:, 0], edges[:, 1])
     a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
     if min(a, b) < min_side or not ASPECT[0] <= max(a, b) / min(a, b) <= ASPECT[1]:
         return False
-    prev = np.roll(edges, 1, axis=0)  # the side arriving at each corner
-    cos = -(edges * prev).sum(axis=1) / np.maximum(sides * np.roll(sides, 1), 1e-9)
+    prev = edges[_PREV]  # the side arriving at each corner
+    cos = -(edges * prev).sum(axis=1) / np.maximum(sides * sides[_PREV], 1e-9)
     return bool(np.abs(cos).max() <= np.sin(np.radians(SQUARE)))
 
 
@@ -219,6 +233,18 @@ def _overlap(q: np.ndarray, outline: np.ndarray) -> float:
     return inter / area if area > 0 else 1.0
 
 
+def _same_outline(q: np.ndarray, outline: np.ndarray) -> bool:
+    """Whether quad ``q`` and a card's ``outline`` (N × 2) are one card: intersection over union at
+    least ``SAME_CARD``."""
+    a, b = q.astype(np.float32), cv2.convexHull(outline.astype(np.float32)).reshape(-1, 2)
+    try:
+        inter = float(cv2.intersectConvexConvex(a, b)[0])
+    except cv2.error:  # a degenerate outline
+        return False
+    union = abs(float(cv2.contourArea(a))) + abs(float(cv2.contourArea(b))) - inter
+    return union > 0 and inter >= SAME_CARD * union
+
+
 def _short_side(q: np.ndarray) -> float:
-    edges = np.asarray(q, np.float64) - np.roll(np.asarray(q, np.float64), 1, axis=0)
+    edges = np.asarray(q, np.float64)[_NEXT] - np.asarray(q, np.float64)
     return float(np.hypot(edges[:, 0], edges[:, 1]).min())
