@@ -101,6 +101,9 @@ class Recognizer:
         # between two read indices side by side (a fan, a tight hand), an index the finder merged
         # with a neighbour's (vision.index_frames.between_frames)
         self.between_probe = True
+        # backs that differ in colour from the table where no finder outlined them
+        # (vision.colour_backs: about 10 ms of a 1920×1080 frame)
+        self.colour_search = True
         # the face reader (vision.face_reader): each face card's pips checked against its index, and a
         # whole card whose index does not read reported from its pips when they are sure
         self.face_check = True
@@ -431,8 +434,9 @@ class Recognizer:
             held = backs_in_regions(view, det.blobs, sightings)
             held = [b for b in held if not _covers_an_index(b, sightings)]
             sightings = split_hands(sightings, held) + held
-            apart = colour_backs(view, sightings)
-            sightings += [b for b in apart if not _covers_an_index(b, sightings)]
+            if self.colour_search:
+                apart = colour_backs(view, sightings)
+                sightings += [b for b in apart if not _covers_an_index(b, sightings)]
             if self.face_check:
                 sightings = check_faces(view, sightings)
             sightings = _one_reading_per_index(sightings)
