@@ -8,7 +8,10 @@ place (CIE Lab, the table's colour taken as a coarse median, cards being a small
 difference is cut at several levels (no one level suits every table), and each region that is a
 clean card-shaped quadrilateral is a candidate: its sides snapped onto the frame's edges at full
 resolution, it is kept where the card-side network (``vision.card_side``) takes it surely for a
-back. Regions on a card already seen are not looked at again.
+back (surer than for a finder's quad: ``APART_SURE``). A region that is a card already seen (a
+face's outline, a back's) is not looked at again; one lying on a face may be its hole card. Then
+hands dealt face down: the lower card shows only part of itself, and its region is searched from
+its corners (``_backs_of_hands``).
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ SQUARE = 40.0
 ASPECT = (1.15, 2.6)
 MIN_SIDE = 0.02  # of the frame's long side: a narrower region is no card (the finders' own floor)
 SAME_CARD = 0.6  # intersection over union of a candidate and a face's outline: that face
-ON_KNOWN = 0.3  # of a candidate's area on a card already seen: that card, or part of it
+ON_KNOWN = 0.3  # of a candidate's area on a back already seen: that back, or part of it
 SIZE_RATIO = 0.6  # of the median short side of the cards seen: the narrowest back (as closer_look)
 SAME_MIDDLE = 0.25  # of a candidate's short side: two candidates this close are one
 HAND = (1.2, 4.0)  # card areas: a region of a face-down hand (more than one card, a few at most)
@@ -46,8 +49,8 @@ EVIDENCE = "a card-shaped region of another colour than the table"
 
 
 def colour_backs(image: np.ndarray, known: list[Sighting]) -> list[Sighting]:
-    """Backs in the BGR ``image`` that stand apart from the table by colour, other than on the
-    ``known`` sightings' outlines: whole ones, then those of hands (``HAND`` below)."""
+    """Backs in the BGR ``image`` that stand apart from the table by colour, other than the cards
+    among the ``known`` sightings: whole ones, then those of hands dealt face down."""
     h, w = image.shape[:2]
     scale = min(1.0, WORK / max(h, w))
     small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_LINEAR)
