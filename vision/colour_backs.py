@@ -110,13 +110,12 @@ def _whole_backs(
             found.append(q)
     if not found:
         return []
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     quads = []
     for q in found:
         full = (q + 0.5) / scale - 0.5
         reach = max(2.0, 0.07 * _short_side(full))
         for _ in range(2):
-            full = snap_to_edges(grey, full, reach)
+            full = snap_to_edges(image, full, reach)
         if _card_aspect(full, narrowest):
             quads.append(full)
     if not quads:

@@ -312,7 +312,6 @@ def find_cards(
         prob[0] = prob[0].copy()
         polys = [np.round((k.corners + 0.5) / m.scale - 0.5).astype(np.int32) for k in known]
         cv2.fillPoly(prob[0], polys, 0.0)
-    grey: np.ndarray | None = None
     ih, iw = prob.shape[1:]
     min_w = max(4.0, min_card_fraction * max(iw, ih) * 0.6)
     quads: list[CardQuad] = []
@@ -325,10 +324,8 @@ def find_cards(
             continue
         side = float(min(np.linalg.norm(full - np.roll(full, 1, axis=0), axis=1)))
         reach = max(1.5 * STRIDE * m.scale + 1.0, 0.07 * side)
-        if grey is None:  # once: every side of every card is snapped on it
-            grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         for _ in range(2):  # a second pass starts from sides the first one straightened
-            full = snap_to_edges(grey, full, reach)
+            full = snap_to_edges(image, full, reach)
         quads.append(_as_quad(full))
     return Detection(tuple(_resolve_quads(quads)), (), m.scale)
 
@@ -348,8 +345,14 @@ def snap_to_edges(image: np.ndarray, corners: np.ndarray, reach: float) -> np.nd
     a robust line through those points replaces the side. A side with too few consistent points
     stays where it was.
     """
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
     c = np.asarray(corners, np.float64)
+    if image.ndim == 3:  # only the part round the quad is sampled: only that part is made grey
+        margin = 3 * max(2.0, reach) + 4  # beyond where a side can move to and be sampled from
+        x0, y0 = np.maximum(0, np.floor(c.min(axis=0) - margin)).astype(int)
+        x1, y1 = np.ceil(c.max(axis=0) + margin).astype(int)
+        crop = cv2.cvtColor(image[y0 : max(y0 + 1, y1), x0 : max(x0 + 1, x1)], cv2.COLOR_BGR2GRAY)
+        return snap_to_edges(crop, c - (x0, y0), reach) + (x0, y0)
+    grey = image
     centre = c.mean(axis=0)
     reach = max(2.0, reach)
     offs = np.arange(-reach, reach + 0.5, 0.5)

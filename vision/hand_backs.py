@@ -101,12 +101,11 @@ def backs_in_regions(
         key=lambda t: -t[0],
     )
     out: list[Sighting] = []
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if ranked else image  # once: every back snaps on it
     for _, quad, width in ranked:
         if in_a_back(quad, backs):
             continue  # a surer hypothesis of this back stands
         backs.append(quad.astype(np.float32).reshape(-1, 1, 2))
-        snapped = snap_to_edges(grey, quad, 0.08 * width)
+        snapped = snap_to_edges(image, quad, 0.08 * width)
         outline = tuple((float(x), float(y)) for x, y in snapped)
         out.append(Sighting(BACK, 0.8, outline, None, evidence=(EVIDENCE,)))
     return out
@@ -182,7 +181,6 @@ def completed_backs(
     ]
     faces = [s for s in known if s.index_corner and s.card != BACK]
     out: list[Sighting] = []
-    grey: np.ndarray | None = None  # made once, when the first back is snapped
     for part in parts:
         q = np.asarray(part.outline, np.float64)
         if q.shape != (4, 2) or in_a_back(q, backs):
@@ -200,9 +198,7 @@ def completed_backs(
         best = max(zip(sides, hyps, strict=True), key=lambda t: t[0].back)
         if best[0].back < BACK_SURE:
             continue
-        if grey is None:
-            grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-        snapped = snap_to_edges(grey, best[1], 0.08 * width)
+        snapped = snap_to_edges(image, best[1], 0.08 * width)
         backs.append(snapped.astype(np.float32).reshape(-1, 1, 2))
         out.append(
             Sighting(BACK, 0.8, tuple((float(x), float(y)) for x, y in snapped), None, evidence=(GROWN,))

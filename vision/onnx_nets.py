@@ -31,11 +31,21 @@ def model_bytes(path: str | Path | None, name: str) -> bytes:
     return Path(path).read_bytes()
 
 
+def _read_net(buffer: np.ndarray) -> cv2.dnn.Net:
+    """A net of the ONNX bytes in ``buffer``. OpenCV 5 runs these small nets about a tenth faster on
+    its classic engine than on the new one it picks itself (the finder at 512 px: 12.5 against
+    13.9 ms, outputs equal to 1e-4); OpenCV 4 has only the classic engine and no choice to make."""
+    engine = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
+    if engine is None:
+        return cv2.dnn.readNetFromONNX(buffer)
+    return cv2.dnn.readNetFromONNX(buffer, engine=engine)
+
+
 def thread_net(local: threading.local, onnx: bytes) -> cv2.dnn.Net:
     """This thread's net of ``onnx``, read on its first use in the thread and kept in ``local``."""
     net = getattr(local, "net", None)
     if net is None:
-        net = cv2.dnn.readNetFromONNX(np.frombuffer(onnx, np.uint8))
+        net = _read_net(np.frombuffer(onnx, np.uint8))
         local.net = net
     return net
 

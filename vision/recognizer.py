@@ -18,6 +18,7 @@ index frames, off the cards already read, are read through ``vision.index_frames
 
 from __future__ import annotations
 
+import math
 from typing import Literal
 
 import cv2
@@ -578,23 +579,37 @@ def _same_card_again(a: Sighting, b: Sighting) -> bool:
     return a.card == b.card and _inside(CardQuad(np.array(a.outline, np.float32)), np.array(b.centre))
 
 
+def _index_place(s: Sighting) -> tuple[float, float, float] | None:
+    """The middle of ``s``'s index corner and its size (the diagonal of its bounding box)."""
+    if not s.index_corner:
+        return None
+    xs, ys = [p[0] for p in s.index_corner], [p[1] for p in s.index_corner]
+    return sum(xs) / len(xs), sum(ys) / len(ys), math.hypot(max(xs) - min(xs), max(ys) - min(ys))
+
+
+def _near_places(a: tuple[float, float, float] | None, b: tuple[float, float, float] | None) -> bool:
+    """Whether two index places are one: their middles closer than half the smaller index."""
+    if a is None or b is None:
+        return False
+    return math.hypot(a[0] - b[0], a[1] - b[1]) < 0.5 * min(a[2], b[2])
+
+
 def _same_index(a: Sighting, b: Sighting) -> bool:
     """Whether ``b``'s index is where ``a``'s is: their centres closer than half the smaller index."""
-    if not a.index_corner or not b.index_corner:
-        return False
-    ia, ib = np.array(a.index_corner), np.array(b.index_corner)
-    size = min(float(np.linalg.norm(i.max(axis=0) - i.min(axis=0))) for i in (ia, ib))
-    return float(np.linalg.norm(ia.mean(axis=0) - ib.mean(axis=0))) < 0.5 * size
+    return _near_places(_index_place(a), _index_place(b))
 
 
 def _one_reading_per_index(sightings: list[Sighting]) -> list[Sighting]:
     """One index is one card: where two sightings were read from the same index, the one with the
     most readings agreeing on it, then the surer, stands."""
-    kept: list[Sighting] = []
-    for s in sorted(sightings, key=lambda s: (-_support(s), -s.confidence)):
-        if not any(_same_index(k, s) for k in kept):
-            kept.append(s)
-    return [s for s in sightings if s in kept]
+    kept: list[tuple[float, float, float] | None] = []
+    keep: set[int] = set()
+    for i in sorted(range(len(sightings)), key=lambda i: (-_support(sightings[i]), -sightings[i].confidence)):
+        place = _index_place(sightings[i])
+        if not any(_near_places(k, place) for k in kept):
+            kept.append(place)
+            keep.add(i)
+    return [s for i, s in enumerate(sightings) if i in keep]
 
 
 def _support(s: Sighting) -> int:
