@@ -82,6 +82,13 @@ def _whole_backs(
     faces = [np.asarray(s.outline, np.float32).reshape(-1, 2) * scale for s in known if s.card != BACK]
     face_lo = np.array([f.min(axis=0) for f in faces]).reshape(-1, 2)  # bounding boxes, to skip most
     face_hi = np.array([f.max(axis=0) for f in faces]).reshape(-1, 2)
+    # a back never covers an index read (the recogniser drops such a back): not looked at further
+    indices = [
+        (float(x) * scale, float(y) * scale)
+        for s in known
+        if s.index_corner and s.card != BACK
+        for x, y in [np.mean(np.asarray(s.index_corner, np.float64), axis=0)]
+    ]
     found: list[np.ndarray] = []
     min_side = MIN_SIDE * max(masks[0].shape)
     for mask in masks:
@@ -104,6 +111,9 @@ def _whole_backs(
             )
             if any(_same_outline(q, faces[k]) for k in meets.tolist()):
                 continue  # that face (a hole card lying on it overlaps it by far less)
+            poly = q.astype(np.float32).reshape(-1, 1, 2)
+            if any(cv2.pointPolygonTest(poly, p, False) > 0 for p in indices):
+                continue
             side = _short_side(q)
             if any(np.linalg.norm(f.mean(axis=0) - mid) < SAME_MIDDLE * side for f in found):
                 continue
