@@ -30,6 +30,7 @@ from vision.card_side import BACK_THRESHOLD, CardSideError, back_probability
 from vision.closer_look import closer_scale, look, windows
 from vision.detect import CardQuad, CornerFrame
 from vision.face_reader import face_checked, faces_alone
+from vision.fan_rows import row_frames
 from vision.finder import FinderMaps, IndexFrame, default_finder, index_frames
 from vision.index import Reading, corner_box, is_joker_corner
 from vision.render import CARD_ASPECT
@@ -41,6 +42,8 @@ if TYPE_CHECKING:
 SURE = 0.9  # a reading this confident is taken as right (confidences are calibrated)
 BETWEEN_TURN = 25.0  # degrees between the axes of two index frames of a fan's neighbouring cards, at most
 BETWEEN_GAP = (0.3, 0.8)  # card widths along the short edge between two indices with one hidden between
+ROW_ROUNDS = 4  # a row's ends are walked this many steps at most
+SAME_PROBE = 0.05  # card widths: a frame this close to one read already is not read again
 CLOSER_MIN = 0.8  # a reading from the closer look counts from here (chosen on training-family scenes)
 # a step between finding the index frames and reading them: (recogniser, image, frames) → frames
 FrameStep = Callable[["Recognizer", np.ndarray, list[IndexFrame]], list[IndexFrame]]
@@ -108,6 +111,8 @@ def read_index_frames(
             for r, fr in _read_frames(rec, image, between_frames(found), colour, known)[0]
             if r.confidence >= SURE and r.card != JOKER and not any(r.card == o.card for o, _ in found)
         ]
+    if rec.row_walk:
+        found += _walk_rows(rec, image, found, colour, known)
     if unread and rec.closer_look:
         more = closer_frames(rec, image, unread, [fr for _, fr in found])
         for step in rec.frame_steps:
@@ -201,6 +206,39 @@ def _read_frames(
         if inked and (best is None or best[0].confidence < rec.min_index_confidence):
             unread.append(fr)
     return found, unread
+
+
+def _walk_rows(
+    rec: Recognizer,
+    image: np.ndarray,
+    found: list[tuple[Reading, IndexFrame]],
+    colour: bool,
+    known: list[Sighting],
+) -> list[tuple[Reading, IndexFrame]]:
+    """Sure readings of new codes at the frames where a row of the indices read is missing one
+    (``vision.fan_rows``): a row's gaps and ends, then the ends again from what was read there."""
+    found = list(found)
+    new: list[tuple[Reading, IndexFrame]] = []
+    probed: list[CornerFrame] = []
+    for _ in range(ROW_ROUNDS):
+        probes = [
+            f
+            for f in row_frames([fr for _, fr in found])
+            if not any(np.linalg.norm(p.origin - f.frame.origin) < SAME_PROBE * p.width for p in probed)
+        ]
+        if not probes:
+            break
+        probed += [f.frame for f in probes]
+        read = [
+            (r, fr)
+            for r, fr in _read_frames(rec, image, probes, colour, known)[0]
+            if r.confidence >= SURE and r.card != JOKER and not any(r.card == o.card for o, _ in found)
+        ]
+        if not read:
+            break
+        found += read
+        new += read
+    return new
 
 
 def between_frames(found: list[tuple[Reading, IndexFrame]]) -> list[IndexFrame]:

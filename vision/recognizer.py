@@ -102,6 +102,8 @@ class Recognizer:
         # between two read indices side by side (a fan, a tight hand), an index the finder merged
         # with a neighbour's (vision.index_frames.between_frames)
         self.between_probe = True
+        # and the indices of a fan's row missing between or beyond those read (vision.fan_rows)
+        self.row_walk = True
         # backs that differ in colour from the table where no finder outlined them
         # (vision.colour_backs: about 10 ms of a 1920×1080 frame)
         self.colour_search = True
@@ -579,30 +581,43 @@ def _same_card_again(a: Sighting, b: Sighting) -> bool:
     return a.card == b.card and _inside(CardQuad(np.array(a.outline, np.float32)), np.array(b.centre))
 
 
-def _index_place(s: Sighting) -> tuple[float, float, float] | None:
-    """The middle of ``s``'s index corner and its size (the diagonal of its bounding box)."""
-    if not s.index_corner:
+# an index's middle (x, y), width, diagonal, and its reading's confidence
+Place = tuple[float, float, float, float, float]
+TWO_SURE = 0.95  # two readings this sure at indices whose ink does not overlap are two cards
+
+
+def _index_place(s: Sighting) -> Place | None:
+    """The middle of ``s``'s index corner, its width (the shorter side) and diagonal, and how sure
+    the reading is."""
+    if not s.index_corner or len(s.index_corner) != 4:
         return None
-    xs, ys = [p[0] for p in s.index_corner], [p[1] for p in s.index_corner]
-    return sum(xs) / len(xs), sum(ys) / len(ys), math.hypot(max(xs) - min(xs), max(ys) - min(ys))
+    (ax, ay), (bx, by), (cx, cy), (dx, dy) = s.index_corner
+    short = min(math.hypot(bx - ax, by - ay), math.hypot(cx - bx, cy - by))
+    xs, ys = (ax, bx, cx, dx), (ay, by, cy, dy)
+    diagonal = math.hypot(max(xs) - min(xs), max(ys) - min(ys))
+    return sum(xs) / 4, sum(ys) / 4, short, diagonal, s.confidence
 
 
-def _near_places(a: tuple[float, float, float] | None, b: tuple[float, float, float] | None) -> bool:
-    """Whether two index places are one: their middles closer than half the smaller index."""
+def _near_places(a: Place | None, b: Place | None) -> bool:
+    """Whether two index places are one: their middles closer than the narrower index is wide (their
+    ink would overlap), or than half its diagonal unless both are read surely (a tight fan's indices
+    lie side by side that close, each read surely; one index read again through a corner a little
+    off reads less surely)."""
     if a is None or b is None:
         return False
-    return math.hypot(a[0] - b[0], a[1] - b[1]) < 0.5 * min(a[2], b[2])
+    d = math.hypot(a[0] - b[0], a[1] - b[1])
+    return d < min(a[2], b[2]) or (d < 0.5 * min(a[3], b[3]) and min(a[4], b[4]) < TWO_SURE)
 
 
 def _same_index(a: Sighting, b: Sighting) -> bool:
-    """Whether ``b``'s index is where ``a``'s is: their centres closer than half the smaller index."""
+    """Whether ``b``'s index is where ``a``'s is (:func:`_near_places`)."""
     return _near_places(_index_place(a), _index_place(b))
 
 
 def _one_reading_per_index(sightings: list[Sighting]) -> list[Sighting]:
     """One index is one card: where two sightings were read from the same index, the one with the
     most readings agreeing on it, then the surer, stands."""
-    kept: list[tuple[float, float, float] | None] = []
+    kept: list[Place | None] = []
     keep: set[int] = set()
     for i in sorted(range(len(sightings)), key=lambda i: (-_support(sightings[i]), -sightings[i].confidence)):
         place = _index_place(sightings[i])

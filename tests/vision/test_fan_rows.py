@@ -1,0 +1,109 @@
+"""Tight fans: the indices a row of read indices says are missing are put in place and read
+(vision.fan_rows, Recognizer.row_walk), and neighbouring indices are two cards, not one read twice."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from vision import Recognizer, SimulatedCamera
+from vision.detect import CornerFrame
+from vision.fan_rows import row_frames
+from vision.finder import IndexFrame
+from vision.recognizer import _one_reading_per_index
+from vision.sighting import RANKS, SUITS, Sighting
+
+PIVOT = np.array([500.0, 900.0])
+
+
+def fan_frame(k: int, step: float = 5.0, width: float = 100.0) -> IndexFrame:
+    """The index frame of card ``k`` of a fan turned ``step`` degrees a card about ``PIVOT``, its
+    corner 300 px above the pivot when upright."""
+    a = math.radians(k * step)
+    c, s = math.cos(a), math.sin(a)
+    turn = np.array([[c, -s], [s, c]])
+    origin = PIVOT + turn @ np.array([-50.0, -300.0])
+    return IndexFrame(CornerFrame(origin, turn @ [1.0, 0.0], turn @ [0.0, 1.0], width), False, 1.0)
+
+
+def near(frames: list[IndexFrame], want: IndexFrame, tol: float = 1.0) -> bool:
+    return any(
+        np.linalg.norm(f.frame.origin - want.frame.origin) < tol and float(f.frame.x @ want.frame.x) > 0.9999
+        for f in frames
+    )
+
+
+def test_a_gap_of_whole_steps_in_a_fan_is_filled_and_its_ends_walked() -> None:
+    # cards 0, 1, 2 and 5 read: 3 and 4 are missing, and 6 and -1 lie one step beyond the ends
+    read = [fan_frame(k) for k in (0, 1, 2, 5)]
+    out = row_frames(read)
+    for k in (3, 4, -1, 6):
+        assert near(out, fan_frame(k)), k
+    assert len(out) == 4  # nothing where a card was read, nothing halfway between two steps
+
+
+def test_a_hand_spread_sideways_is_a_row_too() -> None:
+    def spread(k: int) -> IndexFrame:
+        return IndexFrame(
+            CornerFrame(np.array([100.0 + 20 * k, 50.0]), np.array([1.0, 0]), np.array([0, 1.0]), 90.0),
+            False,
+            1.0,
+        )
+
+    out = row_frames([spread(k) for k in (0, 1, 4)])
+    for k in (2, 3, -1, 5):
+        assert near(out, spread(k)), k
+
+
+def test_cards_apart_are_no_row() -> None:
+    # cards a card width or more apart, one above the other, turned 40° apart, or sideways: no frames
+    def at(x: float, y: float, turn: float = 0.0, sideways: bool = False) -> IndexFrame:
+        c, s = math.cos(math.radians(turn)), math.sin(math.radians(turn))
+        return IndexFrame(
+            CornerFrame(np.array([x, y]), np.array([c, s]), np.array([-s, c]), 100.0), sideways, 1.0
+        )
+
+    assert row_frames([at(0, 0), at(120, 0), at(240, 0)]) == []
+    assert row_frames([at(0, 0), at(0, 20), at(0, 40)]) == []
+    assert row_frames([at(0, 0), at(20, 0, turn=40), at(40, 0, turn=80)]) == []
+    assert row_frames([at(0, 0, sideways=True), at(20, 0, sideways=True), at(40, 0, sideways=True)]) == []
+    assert row_frames([at(0, 0)]) == []
+
+
+def index_at(card: str, x: float, conf: float = 1.0) -> Sighting:
+    quad = ((x, 0.0), (x + 15.0, 0.0), (x + 15.0, 40.0), (x, 40.0))  # an index 15 px wide
+    return Sighting(card, conf, quad, quad, evidence=("index", f"{card}:{conf:.2f}"))
+
+
+def test_indices_side_by_side_are_two_cards_and_one_index_read_twice_is_one() -> None:
+    # a tight fan of 170-px cards: indices 15 px wide lie 20-25 px apart, each read surely
+    both = [index_at("4S", 0), index_at("QD", 20)]
+    assert _one_reading_per_index(both) == both
+    # the same place, one of them read unsurely: one index read again through a corner a little off
+    assert [s.card for s in _one_reading_per_index([index_at("4S", 0), index_at("QD", 20, 0.88)])] == ["4S"]
+    # ink overlapping: one index read as two codes, however sure; the surer reading stands
+    twice = [index_at("6C", 0, 0.96), index_at("6S", 5, 0.99)]
+    assert [s.card for s in _one_reading_per_index(twice)] == ["6S"]
+
+
+FACES = [r + s for s in SUITS for r in RANKS]
+
+
+@pytest.mark.parametrize(
+    ("background", "spread", "seed"), [("light_wood", 5.0, 1), ("white", 5.0, 4), ("grey", 6.0, 5)]
+)
+def test_an_eighteen_card_fan_is_read(background: str, spread: float, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    codes = [FACES[k] for k in rng.choice(52, 18, replace=False)]
+    cam = SimulatedCamera(
+        size=(1920, 1080), background=background, seed=seed, card_width=170, fan_spread=spread
+    )
+    image = cam.frame_for(codes, "fan").image
+    rec = Recognizer("table")
+    read = [s.card for s in rec.recognize(image)]
+    assert set(read) <= set(codes) and len(read) == len(set(read))  # no card made up, none twice
+    assert len(read) >= 13  # three in four (without the walk 11-13: the finder merges neighbours)
+    rec.row_walk = False
+    assert len(rec.recognize(image)) < len(read)

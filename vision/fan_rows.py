@@ -1,0 +1,134 @@
+"""Where the missing indices of a fan or a spread hand lie, from the indices read beside them.
+
+In a fan the index corners lie in a row, each card turned from the one before by the same angle about
+the fan's pivot; in a hand spread sideways each is shifted alike. The finder's index map can merge
+two or three neighbouring indices of a tight fan into one peak, so the indices read show gaps of a
+whole number of steps, and the row can stop short of the fan's ends. With the step measured on the
+neighbours that were read, the frames in each gap, and one step beyond each end of a row, are put
+where the row says (:func:`row_frames`); the recogniser reads them (``vision.index_frames``).
+
+Only geometry here: frames in, frames out.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from vision.detect import CornerFrame
+from vision.finder import IndexFrame
+
+TURN = 25.0  # degrees between the axes of neighbouring index frames of one row, at most
+STEP = (0.06, 0.9)  # card widths between neighbouring indices of a row (along the short edge)
+ACROSS = 0.5  # of the step: how far a neighbour may lie across the row (a fan's arc bends it)
+WIDTHS = 1.25  # two frames of one row are at most this many times wider than each other
+WHOLE = 0.3  # of a step: how far a gap may be from a whole number of steps
+MOST_STEPS = 6  # a gap of more steps than this is two rows, not one with indices missing
+SAME = 0.05  # card widths: a frame this close to one given is that one
+
+
+def row_frames(frames: list[IndexFrame], ends: bool = True) -> list[IndexFrame]:
+    """Frames where a row of the upright ``frames`` is missing an index: in each gap of two or more
+    of its steps, and (``ends``) one step beyond each end of a row of two or more."""
+    upright = [f for f in frames if not f.sideways]
+    ahead = _next_in_row(upright)
+    out: list[IndexFrame] = []
+    for row in _rows(upright, ahead):
+        gaps = [_along(a, b) for a, b in zip(row, row[1:], strict=False)]
+        step = min(gaps)
+        for (a, b), gap in zip(zip(row, row[1:], strict=False), gaps, strict=True):
+            k = round(gap / step)
+            if 2 <= k <= MOST_STEPS and abs(gap / step - k) <= WHOLE:
+                out += [_turned(a, b, j / k) for j in range(1, k)]
+        if ends:
+            k_last = max(1, round(gaps[-1] / step))
+            k_first = max(1, round(gaps[0] / step))
+            out.append(_turned(row[-2], row[-1], 1.0 + 1.0 / k_last))
+            out.append(_turned(row[1], row[0], 1.0 + 1.0 / k_first))
+    kept: list[IndexFrame] = []
+    for f in out:
+        near = [g.frame for g in frames + kept]
+        if not any(np.linalg.norm(g.origin - f.frame.origin) < SAME * g.width for g in near):
+            kept.append(f)
+    return kept
+
+
+def _along(a: IndexFrame, b: IndexFrame) -> float:
+    """How far ``b``'s corner lies from ``a``'s along the row, in card widths."""
+    fa, fb = a.frame, b.frame
+    x = fa.x + fb.x
+    return float((fb.origin - fa.origin) @ (x / np.linalg.norm(x))) / ((fa.width + fb.width) / 2)
+
+
+def _neighbours(a: IndexFrame, b: IndexFrame) -> bool:
+    """Whether ``b`` can be the next index after ``a`` in a row: axes alike, sizes alike, ahead of it
+    along the short edge by a step, and not far across."""
+    fa, fb = a.frame, b.frame
+    if float(fa.x @ fb.x) < math.cos(math.radians(TURN)):
+        return False
+    if max(fa.width, fb.width) > WIDTHS * min(fa.width, fb.width):
+        return False
+    along = _along(a, b)
+    if not STEP[0] <= along <= STEP[1]:
+        return False
+    y = fa.y + fb.y
+    across = abs(float((fb.origin - fa.origin) @ (y / np.linalg.norm(y)))) / ((fa.width + fb.width) / 2)
+    return across <= ACROSS * along
+
+
+def _next_in_row(frames: list[IndexFrame]) -> dict[int, int]:
+    """Each frame's nearest neighbour ahead (by index into ``frames``), where it has one; a frame
+    claimed by two is kept by the nearer."""
+    best: dict[int, tuple[float, int]] = {}
+    for i, a in enumerate(frames):
+        for j, b in enumerate(frames):
+            if i != j and _neighbours(a, b):
+                d = _along(a, b)
+                if i not in best or d < best[i][0]:
+                    best[i] = (d, j)
+    claimed: dict[int, tuple[float, int]] = {}
+    for i, (d, j) in best.items():
+        if j not in claimed or d < claimed[j][0]:
+            claimed[j] = (d, i)
+    return {i: j for j, (_, i) in claimed.items()}
+
+
+def _rows(frames: list[IndexFrame], ahead: dict[int, int]) -> list[list[IndexFrame]]:
+    """The chains of two or more frames that ``ahead`` links, each in order along its row."""
+    behind = set(ahead.values())
+    rows = []
+    for start in range(len(frames)):
+        if start in behind or start not in ahead:
+            continue
+        row, seen, i = [start], {start}, start
+        while i in ahead and ahead[i] not in seen:
+            i = ahead[i]
+            row.append(i)
+            seen.add(i)
+        rows.append([frames[k] for k in row])
+    return rows
+
+
+def _turned(a: IndexFrame, b: IndexFrame, t: float) -> IndexFrame:
+    """The frame a share ``t`` of the way from ``a`` to ``b`` (beyond ``b`` when ``t`` > 1): turned
+    about the point that turns ``a`` onto ``b`` (a fan's pivot), or shifted where they are parallel."""
+    fa, fb = a.frame, b.frame
+    turn = math.atan2(float(fb.x[1]), float(fb.x[0])) - math.atan2(float(fa.x[1]), float(fa.x[0]))
+    turn = (turn + math.pi) % (2 * math.pi) - math.pi
+    width = fa.width + t * (fb.width - fa.width)
+    if abs(turn) < math.radians(0.5):
+        origin = fa.origin + t * (fb.origin - fa.origin)
+        x, y = fa.x, fa.y
+    else:
+        whole = _rotation(turn)
+        pivot = np.linalg.solve(np.eye(2) - whole, fb.origin - whole @ fa.origin)
+        part = _rotation(t * turn)
+        origin = pivot + part @ (fa.origin - pivot)
+        x, y = part @ fa.x, part @ fa.y
+    return IndexFrame(CornerFrame(origin, x, y, width), False, min(a.score, b.score))
+
+
+def _rotation(angle: float) -> np.ndarray:
+    c, s = math.cos(angle), math.sin(angle)
+    return np.array([[c, -s], [s, c]])
