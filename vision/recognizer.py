@@ -19,6 +19,7 @@ index frames, off the cards already read, are read through ``vision.index_frames
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Literal
 
 import cv2
@@ -581,32 +582,56 @@ def _same_card_again(a: Sighting, b: Sighting) -> bool:
     return a.card == b.card and _inside(CardQuad(np.array(a.outline, np.float32)), np.array(b.centre))
 
 
-# an index's middle (x, y), width, diagonal, and its reading's confidence
-Place = tuple[float, float, float, float, float]
-TWO_SURE = 0.95  # two readings this sure at indices whose ink does not overlap are two cards
+TWO_SURE = 0.95  # two readings this sure at indices whose boxes do not overlap are two cards
 
 
-def _index_place(s: Sighting) -> Place | None:
-    """The middle of ``s``'s index corner, its width (the shorter side) and diagonal, and how sure
-    the reading is."""
+@dataclass(frozen=True)
+class _Place:
+    """Where a sighting's index lies: its box's middle, the unit directions of its first and second
+    sides and their lengths, its diagonal, and how sure the reading is."""
+
+    x: float
+    y: float
+    u: tuple[float, float]
+    v: tuple[float, float]
+    width: float
+    height: float
+    diagonal: float
+    confidence: float
+
+
+def _index_place(s: Sighting) -> _Place | None:
     if not s.index_corner or len(s.index_corner) != 4:
         return None
     (ax, ay), (bx, by), (cx, cy), (dx, dy) = s.index_corner
-    short = min(math.hypot(bx - ax, by - ay), math.hypot(cx - bx, cy - by))
+    width, height = max(math.hypot(bx - ax, by - ay), 1e-9), max(math.hypot(cx - bx, cy - by), 1e-9)
     xs, ys = (ax, bx, cx, dx), (ay, by, cy, dy)
-    diagonal = math.hypot(max(xs) - min(xs), max(ys) - min(ys))
-    return sum(xs) / 4, sum(ys) / 4, short, diagonal, s.confidence
+    return _Place(
+        sum(xs) / 4,
+        sum(ys) / 4,
+        ((bx - ax) / width, (by - ay) / width),
+        ((cx - bx) / height, (cy - by) / height),
+        width,
+        height,
+        math.hypot(max(xs) - min(xs), max(ys) - min(ys)),
+        s.confidence,
+    )
 
 
-def _near_places(a: Place | None, b: Place | None) -> bool:
-    """Whether two index places are one: their middles closer than the narrower index is wide (their
-    ink would overlap), or than half its diagonal unless both are read surely (a tight fan's indices
-    lie side by side that close, each read surely; one index read again through a corner a little
-    off reads less surely)."""
+def _near_places(a: _Place | None, b: _Place | None) -> bool:
+    """Whether two index places are one: their boxes overlap (the ink of two indices cannot), or
+    their middles are closer than half a diagonal and either reading is unsure (one index read
+    again through a corner a little off reads less surely; a tight fan's neighbouring indices lie
+    side by side that close, each read surely)."""
     if a is None or b is None:
         return False
-    d = math.hypot(a[0] - b[0], a[1] - b[1])
-    return d < min(a[2], b[2]) or (d < 0.5 * min(a[3], b[3]) and min(a[4], b[4]) < TWO_SURE)
+    dx, dy = b.x - a.x, b.y - a.y
+    across = abs(dx * a.u[0] + dy * a.u[1]) < min(a.width, b.width)
+    down = abs(dx * a.v[0] + dy * a.v[1]) < min(a.height, b.height)
+    if across and down:
+        return True
+    near = math.hypot(dx, dy) < 0.5 * min(a.diagonal, b.diagonal)
+    return near and min(a.confidence, b.confidence) < TWO_SURE
 
 
 def _same_index(a: Sighting, b: Sighting) -> bool:
@@ -617,7 +642,7 @@ def _same_index(a: Sighting, b: Sighting) -> bool:
 def _one_reading_per_index(sightings: list[Sighting]) -> list[Sighting]:
     """One index is one card: where two sightings were read from the same index, the one with the
     most readings agreeing on it, then the surer, stands."""
-    kept: list[Place | None] = []
+    kept: list[_Place | None] = []
     keep: set[int] = set()
     for i in sorted(range(len(sightings)), key=lambda i: (-_support(sightings[i]), -sightings[i].confidence)):
         place = _index_place(sightings[i])
