@@ -232,7 +232,10 @@ def _walk_rows(
         read = [
             (r, fr)
             for r, fr in _read_frames(rec, image, probes, colour, known)[0]
-            if r.confidence >= SURE and r.card != JOKER and not any(r.card == o.card for o, _ in found)
+            # a code read unsurely elsewhere may be this card's, read there through a frame off its index
+            if r.confidence >= SURE
+            and r.card != JOKER
+            and not any(r.card == o.card and o.confidence >= SURE for o, _ in found)
         ]
         if not read:
             break
