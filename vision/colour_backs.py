@@ -202,9 +202,11 @@ def _table_difference(small: np.ndarray) -> np.ndarray:
     table = cv2.resize(cv2.cvtColor(cv2.medianBlur(grid, 5), cv2.COLOR_BGR2LAB), (sw, sh))
     # a little blur first: a back's lattice is one colour at the scale of the card
     lab = cv2.cvtColor(cv2.blur(small, (3, 3)), cv2.COLOR_BGR2LAB)
-    d = cv2.subtract(lab, table, dtype=cv2.CV_16S).astype(np.float32)
+    d = cv2.absdiff(lab, table)
     # 8-bit Lab holds L * 255 / 100: weigh it back to ΔE units
-    return cv2.transform(d * d, np.array([[(100.0 / 255.0) ** 2, 1.0, 1.0]], np.float32))
+    return cv2.transform(
+        cv2.multiply(d, d, dtype=cv2.CV_32F), np.array([[(100.0 / 255.0) ** 2, 1.0, 1.0]], np.float32)
+    )
 
 
 def _card_shape(contour: np.ndarray, min_side: float) -> np.ndarray | None:

@@ -3,6 +3,7 @@ hole cards).
 
     python tools/vision/sim_layouts.py --frames 12 --json
     python tools/vision/sim_layouts.py --layouts hole --frames 12 --json
+    python tools/vision/sim_layouts.py --layouts fan --fan-cards 18 --fan-spread 5 --frames 6 --json
 
 Frames are 1920×1080, cards 170 px wide, on felt, wood and dark tables (``--backgrounds``); codes
 are drawn at random from the 52 faces (plus jokers and backs where ``--extras`` is set). ``hole``
@@ -37,6 +38,7 @@ def measure(
     extras: bool,
     fan_spread: float = 9.0,
     backgrounds: tuple[str, ...] = ("felt", "wood", "dark"),
+    fan_cards: int = LAYOUT_CARDS["fan"],
 ) -> dict[str, object]:
     rng = np.random.default_rng(seed)
     rec = Recognizer("table")
@@ -49,7 +51,8 @@ def measure(
         cam = SimulatedCamera(
             size=(1920, 1080), background=bg, seed=seed * 1000 + i, card_width=170, fan_spread=fan_spread
         )
-        codes = [pool[int(k)] for k in rng.choice(len(pool), LAYOUT_CARDS[layout], replace=False)]
+        count = fan_cards if layout == "fan" else LAYOUT_CARDS[layout]
+        codes = [pool[int(k)] for k in rng.choice(len(pool), count, replace=False)]
         if layout == "hole":  # each face with a back lying on it
             codes = [c for face in codes for c in (face, "BK")]
         elif layout == "down":  # two hands dealt face down between two face-up hands
@@ -84,11 +87,17 @@ def main() -> None:
     ap.add_argument("--layouts", default="scatter,hand,fan")
     ap.add_argument("--extras", action="store_true", help="include jokers and backs in the draw")
     ap.add_argument("--fan-spread", type=float, default=9.0, help="degrees between the cards of a fan")
+    ap.add_argument(
+        "--fan-cards", type=int, default=LAYOUT_CARDS["fan"], help="cards in a fan (a hand: 13-18)"
+    )
     ap.add_argument("--backgrounds", default="felt,wood,dark", help="tables drawn in turn (vision.simcam)")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
     bgs = tuple(a.backgrounds.split(","))
-    out = [measure(lay, a.frames, a.seed, a.extras, a.fan_spread, bgs) for lay in a.layouts.split(",")]
+    out = [
+        measure(lay, a.frames, a.seed, a.extras, a.fan_spread, bgs, a.fan_cards)
+        for lay in a.layouts.split(",")
+    ]
     if a.json:
         print(json.dumps(out, indent=1))
     else:
