@@ -119,11 +119,14 @@ def read_index_frames(
             more = step(rec, image, more)
         # a second look reads more of what is not an index (court art, pips, letter-like lattices):
         # it has to read surely, and a joker only ever comes from the first
-        found += [
+        closer = [
             (r, fr)
             for r, fr in _read_frames(rec, image, more, colour, known)[0]
             if r.confidence >= CLOSER_MIN and r.card != JOKER
         ]
+        found += closer
+        if closer and rec.row_walk:  # the rows those indices belong to may go on
+            found += _walk_rows(rec, image, found, colour, known)
     out: list[Sighting] = []
     for g in group_readings(found):
         r, fr = g[0]
