@@ -28,9 +28,9 @@ MOST_STEPS = 6  # a gap of more steps than this is two rows, not one with indice
 SAME = 0.05  # card widths: a frame this close to one given is that one
 
 
-def row_frames(frames: list[IndexFrame], ends: bool = True) -> list[IndexFrame]:
+def row_frames(frames: list[IndexFrame]) -> list[IndexFrame]:
     """Frames where a row of the upright ``frames`` is missing an index: in each gap of two or more
-    of its steps, and (``ends``) one step beyond each end of a row of two or more."""
+    of its steps, and one step beyond each end of a row of two or more."""
     upright = [f for f in frames if not f.sideways]
     ahead = _next_in_row(upright)
     out: list[IndexFrame] = []
@@ -41,11 +41,9 @@ def row_frames(frames: list[IndexFrame], ends: bool = True) -> list[IndexFrame]:
             k = round(gap / step)
             if 2 <= k <= MOST_STEPS and abs(gap / step - k) <= WHOLE:
                 out += [_turned(a, b, j / k) for j in range(1, k)]
-        if ends:
-            k_last = max(1, round(gaps[-1] / step))
-            k_first = max(1, round(gaps[0] / step))
-            out.append(_turned(row[-2], row[-1], 1.0 + 1.0 / k_last))
-            out.append(_turned(row[1], row[0], 1.0 + 1.0 / k_first))
+        k_last, k_first = max(1, round(gaps[-1] / step)), max(1, round(gaps[0] / step))
+        out.append(_turned(row[-2], row[-1], 1.0 + 1.0 / k_last))
+        out.append(_turned(row[1], row[0], 1.0 + 1.0 / k_first))
     kept: list[IndexFrame] = []
     for f in out:
         near = [g.frame for g in frames + kept]

@@ -348,7 +348,8 @@ def snap_to_edges(image: np.ndarray, corners: np.ndarray, reach: float) -> np.nd
     c = np.asarray(corners, np.float64)
     if image.ndim == 3:  # only the part round the quad is sampled: only that part is made grey
         margin = 3 * max(2.0, reach) + 4  # beyond where a side can move to and be sampled from
-        x0, y0 = np.maximum(0, np.floor(c.min(axis=0) - margin)).astype(int)
+        h, w = image.shape[:2]
+        x0, y0 = np.clip(np.floor(c.min(axis=0) - margin), 0, [w - 1, h - 1]).astype(int)
         x1, y1 = np.ceil(c.max(axis=0) + margin).astype(int)
         crop = cv2.cvtColor(image[y0 : max(y0 + 1, y1), x0 : max(x0 + 1, x1)], cv2.COLOR_BGR2GRAY)
         return snap_to_edges(crop, c - (x0, y0), reach) + (x0, y0)

@@ -14,8 +14,10 @@ sightings, each a function of the recogniser, the image and the frames so far:
    tried where it does not read surely), a card read twice or already read whole reported once;
    where an index was seen but did not read, the finder looks again at twice its working
    resolution round it (:func:`closer_frames`), and those frames are read too (``closer_look``);
-   and halfway between two indices read side by side, where the network's index map merged a
-   fan's neighbouring indices into one peak (:func:`between_frames`, ``between_probe``).
+   halfway between two indices read side by side, where the network's index map merged a
+   fan's neighbouring indices into one peak (:func:`between_frames`, ``between_probe``); and where
+   a row of indices read (a fan, a spread hand) is missing some, in its gaps and beyond its ends
+   (``vision.fan_rows``, ``row_walk``).
 """
 
 from __future__ import annotations
@@ -100,7 +102,8 @@ def read_index_frames(
     A frame at a corner of a card already read surely (``known``) is that card again and is not
     read twice; the corners of one card read alike are one sighting. Where an index was seen but
     did not read, the finder takes a closer look (:func:`closer_frames`) and those frames are read
-    too.
+    too; so are frames between indices side by side and in the gaps and at the ends of a row of
+    indices (:func:`between_frames`, :func:`_walk_rows`).
     """
     found, unread = _read_frames(rec, image, frames, colour, known)
     if rec.between_probe:
