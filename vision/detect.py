@@ -171,20 +171,27 @@ def _line_intersection(p1: np.ndarray, d1: np.ndarray, p2: np.ndarray, d2: np.nd
 def _refine_quad(contour: np.ndarray, approx: np.ndarray) -> np.ndarray:
     """Fit a straight line to the middle of each side and intersect them (ignores rounded corners)."""
     pts = contour.reshape(-1, 2).astype(np.float64)
+    a = np.asarray(approx, np.float64)
+    d = np.roll(a, -1, axis=0) - a  # side i runs from corner i to corner i + 1
+    length = np.sqrt((d * d).sum(axis=1))
+    if (length < 1).any():
+        return approx
+    u = d / length[:, None]
+    # every contour point's place along and distance from all four sides at once
+    rx = pts[None, :, 0] - a[:, 0, None]
+    ry = pts[None, :, 1] - a[:, 1, None]
+    t = rx * u[:, 0, None] + ry * u[:, 1, None]
+    dist = np.abs(rx * u[:, 1, None] - ry * u[:, 0, None])
+    on_side = (
+        (t > 0.15 * length[:, None])
+        & (t < 0.85 * length[:, None])
+        & (dist < np.maximum(3.0, 0.05 * length)[:, None])
+    )
     lines = []
     for i in range(4):
-        a, b = approx[i], approx[(i + 1) % 4]
-        d = b - a
-        length = _norm(d)
-        if length < 1:
-            return approx
-        u = d / length
-        rel = pts - a
-        t = rel @ u
-        dist = np.abs(rel[:, 0] * u[1] - rel[:, 1] * u[0])
-        sel = pts[(t > 0.15 * length) & (t < 0.85 * length) & (dist < max(3.0, 0.05 * length))]
+        sel = pts[on_side[i]]
         if len(sel) < 5:
-            lines.append((a, u))
+            lines.append((a[i], u[i]))
             continue
         vx, vy, x0, y0 = cv2.fitLine(sel.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
         lines.append((np.array([x0, y0], float), np.array([vx, vy], float)))
