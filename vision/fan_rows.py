@@ -24,13 +24,15 @@ STEP = (0.06, 0.9)  # card widths between neighbouring indices of a row (along t
 ACROSS = 0.5  # of the step: how far a neighbour may lie across the row (a fan's arc bends it)
 WIDTHS = 1.25  # two frames of one row are at most this many times wider than each other
 WHOLE = 0.3  # of a step: how far a gap may be from a whole number of steps
+HALVES = 1.4  # steps: a longer gap that is no whole number of them is read every half step
 MOST_STEPS = 6  # a gap of more steps than this is two rows, not one with indices missing
 SAME = 0.05  # card widths: a frame this close to one given is that one
 
 
 def row_frames(frames: list[IndexFrame]) -> list[IndexFrame]:
     """Frames where a row of the upright ``frames`` is missing an index: in each gap of two or more
-    of its steps, and one step beyond each end of a row of two or more."""
+    of its steps (every half step where the gap is no whole number of them: a frame's corner can
+    be a few per cent of a card off), and one step beyond each end of a row of two or more."""
     upright = [f for f in frames if not f.sideways]
     ahead = _next_in_row(upright)
     out: list[IndexFrame] = []
@@ -41,6 +43,9 @@ def row_frames(frames: list[IndexFrame]) -> list[IndexFrame]:
             k = round(gap / step)
             if 2 <= k <= MOST_STEPS and abs(gap / step - k) <= WHOLE:
                 out += [_turned(a, b, j / k) for j in range(1, k)]
+            elif HALVES <= gap / step <= MOST_STEPS:
+                n = round(2 * gap / step)
+                out += [_turned(a, b, j / n) for j in range(1, n)]
         k_last, k_first = max(1, round(gaps[-1] / step)), max(1, round(gaps[0] / step))
         out.append(_turned(row[-2], row[-1], 1.0 + 1.0 / k_last))
         out.append(_turned(row[1], row[0], 1.0 + 1.0 / k_first))

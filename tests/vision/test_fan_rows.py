@@ -18,7 +18,7 @@ from vision.sighting import RANKS, SUITS, Sighting
 PIVOT = np.array([500.0, 900.0])
 
 
-def fan_frame(k: int, step: float = 5.0, width: float = 100.0) -> IndexFrame:
+def fan_frame(k: float, step: float = 5.0, width: float = 100.0) -> IndexFrame:
     """The index frame of card ``k`` of a fan turned ``step`` degrees a card about ``PIVOT``, its
     corner 300 px above the pivot when upright."""
     a = math.radians(k * step)
@@ -42,6 +42,12 @@ def test_a_gap_of_whole_steps_in_a_fan_is_filled_and_its_ends_walked() -> None:
     for k in (3, 4, -1, 6):
         assert near(out, fan_frame(k)), k
     assert len(out) == 4  # nothing where a card was read, nothing halfway between two steps
+
+
+def test_a_gap_that_is_no_whole_number_of_steps_is_read_every_half_step() -> None:
+    # card 2's frame came out half a step off (at 2.5): the gap from card 1 is read at 1.5 and 2
+    out = row_frames([fan_frame(k) for k in (0, 1, 2.5)])
+    assert near(out, fan_frame(1.5)) and near(out, fan_frame(2))
 
 
 def test_a_hand_spread_sideways_is_a_row_too() -> None:
