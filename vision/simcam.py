@@ -9,7 +9,8 @@ The simulated table drives the same recognition path as a real camera with it:
 
 Layouts: ``row`` (cards side by side), ``scatter`` (random rotations and places, no overlap),
 ``hand`` (pairs overlapping the way a two-card hand lies), ``fan`` (a spread where each card's
-top-left index shows), ``shoe`` (one card in the shoe window; see :meth:`SimulatedCamera.shoe_pass`).
+top-left index shows), ``spread`` (a straight overlapping line, as a hand spread on the table),
+``shoe`` (one card in the shoe window; see :meth:`SimulatedCamera.shoe_pass`).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from vision.render import CARD_ASPECT, CardStyle, render_card
 from vision.sources import RecordedSource
 
 BACKGROUNDS = ("felt", "wood", "dark", "grey", "light_wood", "white")
-LAYOUTS = ("row", "scatter", "hand", "fan", "shoe")
+LAYOUTS = ("row", "scatter", "hand", "fan", "spread", "shoe")
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,7 @@ class SimulatedCamera:
     noise: float = 3.0
     blur: float = 0.6
     fan_spread: float = 9.0  # degrees between neighbouring cards of a ``fan``
+    spread_step: float = 0.2  # card widths between neighbouring cards of a ``spread``
 
     def __post_init__(self) -> None:
         if self.background not in BACKGROUNDS:
@@ -210,6 +212,13 @@ class SimulatedCamera:
                 rad = np.radians(ang)
                 off = np.array([np.sin(rad), -np.cos(rad)]) * ch * 0.85
                 out.append(Placement(c, (float(pivot[0] + off[0]), float(pivot[1] + off[1])), -ang, cw))
+        elif layout == "spread":
+            turn = np.radians(float(rng.uniform(-25, 25)))  # the line turned on screen
+            step = np.array([np.cos(turn), np.sin(turn)]) * cw * self.spread_step
+            first = np.array([w / 2, h / 2]) - step * (len(codes) - 1) / 2
+            for i, c in enumerate(codes):
+                at = first + i * step
+                out.append(Placement(c, (float(at[0]), float(at[1])), -float(np.degrees(turn)), cw))
         else:  # shoe
             x, y, ww, wh = self.shoe_window()
             out.append(

@@ -113,3 +113,34 @@ def test_an_eighteen_card_fan_is_read(background: str, spread: float, seed: int)
     assert len(read) >= 13  # three in four (without the walk 11-13: the finder merges neighbours)
     rec.row_walk = False
     assert len(rec.recognize(image)) < len(read)
+
+
+def test_the_simulated_spread_lays_its_cards_a_step_apart_in_a_straight_line() -> None:
+    cam = SimulatedCamera(size=(1920, 1080), seed=9, card_width=100, spread_step=0.25)
+    placed = cam.layout(["AS", "2S", "3S", "4S", "5S"], "spread")
+    centres = np.array([p.centre for p in placed])
+    steps = np.diff(centres, axis=0)
+    assert np.allclose(np.hypot(steps[:, 0], steps[:, 1]), 25.0)  # 0.25 of a 100-px card
+    assert np.allclose(steps, steps[0]) and len({p.angle for p in placed}) == 1
+    along = math.degrees(math.atan2(steps[0][1], steps[0][0]))
+    assert abs(along + placed[0].angle) < 1e-6  # the line runs along the cards' short edges
+    assert np.allclose(centres.mean(axis=0), [960, 540])
+
+
+@pytest.mark.parametrize(
+    ("background", "step", "seed"), [("light_wood", 0.2, 1), ("white", 0.2, 2), ("grey", 0.18, 4)]
+)
+def test_a_hand_spread_in_a_line_is_read(background: str, step: float, seed: int) -> None:
+    # thirteen cards spread in a straight overlapping line, each index 0.18-0.2 card widths from the last
+    rng = np.random.default_rng(seed)
+    codes = [FACES[k] for k in rng.choice(52, 13, replace=False)]
+    cam = SimulatedCamera(
+        size=(1920, 1080), background=background, seed=seed, card_width=130, spread_step=step
+    )
+    image = cam.frame_for(codes, "spread").image
+    rec = Recognizer("table")
+    read = [s.card for s in rec.recognize(image)]
+    assert set(read) <= set(codes) and len(read) == len(set(read))
+    assert len(read) >= 11  # without the walk 7-9
+    rec.row_walk = False
+    assert len(rec.recognize(image)) < len(read)

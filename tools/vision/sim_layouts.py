@@ -1,14 +1,16 @@
 """Measure recall / precision on the project's own rendered layouts (scatter, two-card hands, fans,
-hole cards).
+spreads, hole cards).
 
     python tools/vision/sim_layouts.py --frames 12 --json
     python tools/vision/sim_layouts.py --layouts hole --frames 12 --json
     python tools/vision/sim_layouts.py --layouts fan --fan-cards 18 --fan-spread 5 --frames 6 --json
+    python tools/vision/sim_layouts.py --layouts spread --spread-step 0.18 --frames 6 --json
 
 Frames are 1920×1080, cards 170 px wide, on felt, wood and dark tables (``--backgrounds``); codes
 are drawn at random from the 52 faces (plus jokers and backs where ``--extras`` is set). ``hole``
 lays four two-card hands whose top card lies face down (a dealer's up card and hole card); ``down``
-two face-up hands and two hands dealt face down. Scores are over the multiset of codes.
+two face-up hands and two hands dealt face down; ``spread`` 13 cards in a straight overlapping line.
+Scores are over the multiset of codes.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from vision import Recognizer, SimulatedCamera  # noqa: E402
 from vision.sighting import RANKS, SUITS  # noqa: E402
 
 FACES = [r + s for s in SUITS for r in RANKS]
-LAYOUT_CARDS = {"scatter": 8, "hand": 8, "fan": 5, "hole": 4, "down": 4}
+LAYOUT_CARDS = {"scatter": 8, "hand": 8, "fan": 5, "spread": 13, "hole": 4, "down": 4}
 
 
 def measure(
@@ -39,6 +41,7 @@ def measure(
     fan_spread: float = 9.0,
     backgrounds: tuple[str, ...] = ("felt", "wood", "dark"),
     fan_cards: int = LAYOUT_CARDS["fan"],
+    spread_step: float = 0.2,
 ) -> dict[str, object]:
     rng = np.random.default_rng(seed)
     rec = Recognizer("table")
@@ -49,7 +52,12 @@ def measure(
     for i in range(frames):
         bg = backgrounds[i % len(backgrounds)]
         cam = SimulatedCamera(
-            size=(1920, 1080), background=bg, seed=seed * 1000 + i, card_width=170, fan_spread=fan_spread
+            size=(1920, 1080),
+            background=bg,
+            seed=seed * 1000 + i,
+            card_width=170,
+            fan_spread=fan_spread,
+            spread_step=spread_step,
         )
         count = fan_cards if layout == "fan" else LAYOUT_CARDS[layout]
         codes = [pool[int(k)] for k in rng.choice(len(pool), count, replace=False)]
@@ -68,7 +76,9 @@ def measure(
         for a, b in zip(sorted((t - r).elements()), sorted((r - t).elements()), strict=False):
             confusions[(a, b)] += 1
     return {
-        "layout": layout if layout != "fan" else f"fan ({fan_spread:g} deg)",
+        "layout": {"fan": f"fan ({fan_spread:g} deg)", "spread": f"spread ({spread_step:g} cards)"}.get(
+            layout, layout
+        ),
         "frames": frames,
         "recall": round(tp / max(1, tp + fn), 3),
         "precision": round(tp / max(1, tp + fp), 3),
@@ -95,7 +105,7 @@ def main() -> None:
     a = ap.parse_args()
     bgs = tuple(a.backgrounds.split(","))
     out = [
-        measure(lay, a.frames, a.seed, a.extras, a.fan_spread, bgs, a.fan_cards)
+        measure(lay, a.frames, a.seed, a.extras, a.fan_spread, bgs, a.fan_cards, a.spread_step)
         for lay in a.layouts.split(",")
     ]
     if a.json:
