@@ -97,9 +97,8 @@ def main() -> None:
     ap.add_argument("--layouts", default="scatter,hand,fan")
     ap.add_argument("--extras", action="store_true", help="include jokers and backs in the draw")
     ap.add_argument("--fan-spread", type=float, default=9.0, help="degrees between the cards of a fan")
-    ap.add_argument(
-        "--fan-cards", type=int, default=LAYOUT_CARDS["fan"], help="cards in a fan (a hand: 13-18)"
-    )
+    ap.add_argument("--fan-cards", type=int, default=LAYOUT_CARDS["fan"], help="cards in a fan")
+    ap.add_argument("--spread-step", type=float, default=0.2, help="card widths between a spread's cards")
     ap.add_argument("--backgrounds", default="felt,wood,dark", help="tables drawn in turn (vision.simcam)")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
