@@ -97,20 +97,48 @@ def test_indices_side_by_side_are_two_cards_and_one_index_read_twice_is_one() ->
 FACES = [r + s for s in SUITS for r in RANKS]
 
 
-@pytest.mark.parametrize(
-    ("background", "spread", "seed"), [("light_wood", 5.0, 1), ("white", 5.0, 4), ("grey", 6.0, 5)]
-)
-def test_an_eighteen_card_fan_is_read(background: str, spread: float, seed: int) -> None:
+def hand_of(count: int, seed: int) -> list[str]:
     rng = np.random.default_rng(seed)
-    codes = [FACES[k] for k in rng.choice(52, 18, replace=False)]
+    return [FACES[k] for k in rng.choice(52, count, replace=False)]
+
+
+def hand_in_a_row(layout: str, background: str, spacing: float, seed: int) -> tuple[np.ndarray, list[str]]:
+    """A frame of a hand laid in a row: 18 cards of 170 px in a ``fan`` ``spacing`` degrees a card, or
+    13 of 130 px in a ``spread`` ``spacing`` card widths a card."""
+    fan = layout == "fan"
+    codes = hand_of(18 if fan else 13, seed)
     cam = SimulatedCamera(
-        size=(1920, 1080), background=background, seed=seed, card_width=170, fan_spread=spread
+        size=(1920, 1080),
+        background=background,
+        seed=seed,
+        card_width=170 if fan else 130,
+        fan_spread=spacing if fan else 9.0,
+        spread_step=0.2 if fan else spacing,
     )
-    image = cam.frame_for(codes, "fan").image
+    return cam.frame_for(codes, layout).image, codes
+
+
+@pytest.mark.parametrize(
+    ("layout", "background", "spacing", "seed", "at_least"),
+    [
+        # fans 5-6° a card: without the walk 11-13 of 18 (the finder merges neighbouring indices)
+        ("fan", "light_wood", 5.0, 1, 13),
+        ("fan", "white", 5.0, 4, 13),
+        ("fan", "grey", 6.0, 5, 13),
+        # a straight line, each index 0.18-0.2 card widths from the last: without the walk 7-9 of 13
+        ("spread", "light_wood", 0.2, 1, 11),
+        ("spread", "white", 0.2, 2, 11),
+        ("spread", "grey", 0.18, 4, 11),
+    ],
+)
+def test_a_hand_in_a_tight_fan_or_spread_is_read(
+    layout: str, background: str, spacing: float, seed: int, at_least: int
+) -> None:
+    image, codes = hand_in_a_row(layout, background, spacing, seed)
     rec = Recognizer("table")
     read = [s.card for s in rec.recognize(image)]
     assert set(read) <= set(codes) and len(read) == len(set(read))  # no card made up, none twice
-    assert len(read) >= 13  # three in four (without the walk 11-13: the finder merges neighbours)
+    assert len(read) >= at_least
     rec.row_walk = False
     assert len(rec.recognize(image)) < len(read)
 
@@ -125,22 +153,3 @@ def test_the_simulated_spread_lays_its_cards_a_step_apart_in_a_straight_line() -
     along = math.degrees(math.atan2(steps[0][1], steps[0][0]))
     assert abs(along + placed[0].angle) < 1e-6  # the line runs along the cards' short edges
     assert np.allclose(centres.mean(axis=0), [960, 540])
-
-
-@pytest.mark.parametrize(
-    ("background", "step", "seed"), [("light_wood", 0.2, 1), ("white", 0.2, 2), ("grey", 0.18, 4)]
-)
-def test_a_hand_spread_in_a_line_is_read(background: str, step: float, seed: int) -> None:
-    # thirteen cards spread in a straight overlapping line, each index 0.18-0.2 card widths from the last
-    rng = np.random.default_rng(seed)
-    codes = [FACES[k] for k in rng.choice(52, 13, replace=False)]
-    cam = SimulatedCamera(
-        size=(1920, 1080), background=background, seed=seed, card_width=130, spread_step=step
-    )
-    image = cam.frame_for(codes, "spread").image
-    rec = Recognizer("table")
-    read = [s.card for s in rec.recognize(image)]
-    assert set(read) <= set(codes) and len(read) == len(set(read))
-    assert len(read) >= 11  # without the walk 7-9
-    rec.row_walk = False
-    assert len(rec.recognize(image)) < len(read)
