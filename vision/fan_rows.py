@@ -13,6 +13,7 @@ Only geometry here: frames in, frames out.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -29,10 +30,11 @@ MOST_STEPS = 6  # a gap of more steps than this is two rows, not one with indice
 SAME = 0.05  # card widths: a frame this close to one given is that one
 
 
-def row_frames(frames: list[IndexFrame]) -> list[IndexFrame]:
+def row_frames(frames: list[IndexFrame], tried: Sequence[CornerFrame] = ()) -> list[IndexFrame]:
     """Frames where a row of the upright ``frames`` is missing an index: in each gap of two or more
     of its steps (every half step where the gap is no whole number of them: a frame's corner can
-    be a few per cent of a card off), and one step beyond each end of a row of two or more."""
+    be a few per cent of a card off), and one step beyond each end of a row of two or more. None
+    where one of ``frames`` or of the frames ``tried`` already lies."""
     upright = [f for f in frames if not f.sideways]
     ahead = _next_in_row(upright)
     out: list[IndexFrame] = []
@@ -51,7 +53,7 @@ def row_frames(frames: list[IndexFrame]) -> list[IndexFrame]:
         out.append(_turned(row[1], row[0], 1.0 + 1.0 / k_first))
     kept: list[IndexFrame] = []
     for f in out:
-        near = [g.frame for g in frames + kept]
+        near = [*tried, *(g.frame for g in frames + kept)]
         if not any(np.linalg.norm(g.origin - f.frame.origin) < SAME * g.width for g in near):
             kept.append(f)
     return kept
@@ -64,36 +66,32 @@ def _along(a: IndexFrame, b: IndexFrame) -> float:
     return float((fb.origin - fa.origin) @ (x / np.linalg.norm(x))) / ((fa.width + fb.width) / 2)
 
 
-def _neighbours(a: IndexFrame, b: IndexFrame) -> bool:
-    """Whether ``b`` can be the next index after ``a`` in a row: axes alike, sizes alike, ahead of it
-    along the short edge by a step, and not far across."""
-    fa, fb = a.frame, b.frame
-    if float(fa.x @ fb.x) < math.cos(math.radians(TURN)):
-        return False
-    if max(fa.width, fb.width) > WIDTHS * min(fa.width, fb.width):
-        return False
-    along = _along(a, b)
-    if not STEP[0] <= along <= STEP[1]:
-        return False
-    y = fa.y + fb.y
-    across = abs(float((fb.origin - fa.origin) @ (y / np.linalg.norm(y)))) / ((fa.width + fb.width) / 2)
-    return across <= ACROSS * along
-
-
 def _next_in_row(frames: list[IndexFrame]) -> dict[int, int]:
     """Each frame's nearest neighbour ahead (by index into ``frames``), where it has one; a frame
-    claimed by two is kept by the nearer."""
-    best: dict[int, tuple[float, int]] = {}
-    for i, a in enumerate(frames):
-        for j, b in enumerate(frames):
-            if i != j and _neighbours(a, b):
-                d = _along(a, b)
-                if i not in best or d < best[i][0]:
-                    best[i] = (d, j)
+    claimed by two is kept by the nearer. ``b`` can be the next index after ``a`` where their axes
+    and sizes are alike and ``b`` lies a step ahead of ``a`` along the short edge, not far across
+    (every pair measured at once: a fan has a few tens of frames)."""
+    if len(frames) < 2:
+        return {}
+    origin = np.array([f.frame.origin for f in frames], np.float64)
+    x = np.array([f.frame.x for f in frames], np.float64)
+    y = np.array([f.frame.y for f in frames], np.float64)
+    width = np.array([f.frame.width for f in frames], np.float64)
+    gap = origin[None, :, :] - origin[:, None, :]  # [a, b]: from a's corner to b's
+    mean_width = (width[:, None] + width[None, :]) / 2
+    along_x, across_y = x[:, None, :] + x[None, :, :], y[:, None, :] + y[None, :, :]
+    along = (gap * along_x).sum(axis=2) / np.linalg.norm(along_x, axis=2) / mean_width
+    across = np.abs((gap * across_y).sum(axis=2)) / np.linalg.norm(across_y, axis=2) / mean_width
+    alike = (x @ x.T >= math.cos(math.radians(TURN))) & (
+        np.maximum(width[:, None], width[None, :]) <= WIDTHS * np.minimum(width[:, None], width[None, :])
+    )
+    ok = alike & (along >= STEP[0]) & (along <= STEP[1]) & (across <= ACROSS * along)
+    np.fill_diagonal(ok, False)
     claimed: dict[int, tuple[float, int]] = {}
-    for i, (d, j) in best.items():
-        if j not in claimed or d < claimed[j][0]:
-            claimed[j] = (d, i)
+    for i in np.flatnonzero(ok.any(axis=1)).tolist():
+        j = int(np.flatnonzero(ok[i])[np.argmin(along[i][ok[i]])])
+        if j not in claimed or along[i, j] < claimed[j][0]:
+            claimed[j] = (float(along[i, j]), i)
     return {i: j for j, (_, i) in claimed.items()}
 
 

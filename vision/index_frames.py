@@ -45,7 +45,6 @@ SURE = 0.9  # a reading this confident is taken as right (confidences are calibr
 BETWEEN_TURN = 25.0  # degrees between the axes of two index frames of a fan's neighbouring cards, at most
 BETWEEN_GAP = (0.3, 0.8)  # card widths along the short edge between two indices with one hidden between
 ROW_ROUNDS = 4  # a row's ends are walked this many steps at most
-SAME_PROBE = 0.05  # card widths: a frame this close to one read already is not read again
 CLOSER_MIN = 0.8  # a reading from the closer look counts from here (chosen on training-family scenes)
 # a step between finding the index frames and reading them: (recogniser, image, frames) → frames
 FrameStep = Callable[["Recognizer", np.ndarray, list[IndexFrame]], list[IndexFrame]]
@@ -114,8 +113,9 @@ def read_index_frames(
             for r, fr in _read_frames(rec, image, between_frames(found), colour, known)[0]
             if r.confidence >= SURE and r.card != JOKER and not any(r.card == o.card for o, _ in found)
         ]
+    walked: list[CornerFrame] = []  # the row walk's frames read so far: none is read twice
     if rec.row_walk:
-        found += _walk_rows(rec, image, found, colour, known)
+        found += _walk_rows(rec, image, found, colour, known, walked)
     if unread and rec.closer_look:
         more = closer_frames(rec, image, unread, [fr for _, fr in found])
         for step in rec.frame_steps:
@@ -129,7 +129,7 @@ def read_index_frames(
         ]
         found += closer
         if closer and rec.row_walk:  # the rows those indices belong to may go on
-            found += _walk_rows(rec, image, found, colour, known)
+            found += _walk_rows(rec, image, found, colour, known, walked)
     out: list[Sighting] = []
     for g in group_readings(found):
         r, fr = g[0]
@@ -220,18 +220,16 @@ def _walk_rows(
     found: list[tuple[Reading, IndexFrame]],
     colour: bool,
     known: list[Sighting],
+    probed: list[CornerFrame],
 ) -> list[tuple[Reading, IndexFrame]]:
     """Sure readings of new codes at the frames where a row of the indices read is missing one
-    (``vision.fan_rows``): a row's gaps and ends, then the ends again from what was read there."""
+    (``vision.fan_rows``): a row's gaps and ends, then the ends again from what was read there.
+    Frames ``probed`` before (a reading depends only on its frame) are not read again; those read
+    now are added to it."""
     found = list(found)
     new: list[tuple[Reading, IndexFrame]] = []
-    probed: list[CornerFrame] = []
     for _ in range(ROW_ROUNDS):
-        probes = [
-            f
-            for f in row_frames([fr for _, fr in found])
-            if not any(np.linalg.norm(p.origin - f.frame.origin) < SAME_PROBE * p.width for p in probed)
-        ]
+        probes = row_frames([fr for _, fr in found], probed)
         if not probes:
             break
         probed += [f.frame for f in probes]
