@@ -22,6 +22,7 @@ import numpy as np
 from vision.card_side import default_card_side
 from vision.detect import Blob, blob_corners
 from vision.finder import snap_to_edges
+from vision.frame_copies import resized
 from vision.hand_backs import backs_in_regions, in_a_back
 from vision.sighting import BACK, Sighting
 
@@ -53,7 +54,7 @@ def colour_backs(image: np.ndarray, known: list[Sighting]) -> list[Sighting]:
     among the ``known`` sightings: whole ones, then those of hands dealt face down."""
     h, w = image.shape[:2]
     scale = min(1.0, WORK / max(h, w))
-    small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_LINEAR)
+    small = resized(image, (round(w * scale), round(h * scale)))
     diff = _table_difference(small)
     masks = [
         cv2.morphologyEx((diff > level * level).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))

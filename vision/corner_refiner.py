@@ -20,6 +20,7 @@ import numpy as np
 
 from vision.errors import VisionError
 from vision.finder import IndexFrame, frame_from_vectors
+from vision.frame_copies import resized
 from vision.onnx_nets import OnnxNet, check_bgr, load_checked
 
 N = 48  # patch side, pixels (60 per card width: a 50 px card's corner is not shrunk at all)
@@ -65,7 +66,7 @@ class Pyramid:
         """Level ``k`` (or the smallest there is) and its scale along x and y from level 0."""
         while len(self.levels) <= k and min(self.levels[-1].shape[:2]) >= 4:
             h, w = self.levels[-1].shape[:2]
-            self.levels.append(cv2.resize(self.levels[-1], (w // 2, h // 2), interpolation=cv2.INTER_LINEAR))
+            self.levels.append(resized(self.levels[-1], (w // 2, h // 2)))
         im = self.levels[min(k, len(self.levels) - 1)]
         return im, im.shape[1] / self.levels[0].shape[1], im.shape[0] / self.levels[0].shape[0]
 

@@ -15,6 +15,7 @@ from functools import cached_property
 import cv2
 import numpy as np
 
+from vision.frame_copies import resized
 from vision.render import CARD_ASPECT
 
 
@@ -410,11 +411,7 @@ def detect_cards(
     """
     h, w = image.shape[:2]
     scale = max(1.0, w / work_width)
-    small = (
-        cv2.resize(image, (int(round(w / scale)), int(round(h / scale))), interpolation=cv2.INTER_LINEAR)
-        if scale > 1.0
-        else image
-    )
+    small = resized(image, (int(round(w / scale)), int(round(h / scale)))) if scale > 1.0 else image
     sw = small.shape[1]
     min_w = max(12.0, min_card_fraction * sw)
     min_area = min_w * min_w * CARD_ASPECT * 0.5

@@ -27,6 +27,7 @@ import numpy as np
 
 from vision.detect import CardQuad, CornerFrame, Detection, _as_quad, _norm, _refine_quad, _resolve_quads
 from vision.errors import VisionError
+from vision.frame_copies import resized
 from vision.onnx_nets import thread_net
 from vision.render import CARD_ASPECT
 
@@ -135,7 +136,7 @@ def _shrink(image: np.ndarray, iw: int, ih: int) -> np.ndarray:
     by a fractional factor), then linear for the rest (less than 2×)."""
     while image.shape[1] >= 2 * iw and image.shape[0] >= 2 * ih:
         h, w = image.shape[:2]
-        image = cv2.resize(image, (w // 2, h // 2), interpolation=cv2.INTER_LINEAR)
+        image = resized(image, (w // 2, h // 2))
     if image.shape[:2] == (ih, iw):
         return image
     return cv2.resize(image, (iw, ih), interpolation=cv2.INTER_LINEAR)

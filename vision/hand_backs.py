@@ -34,6 +34,7 @@ BACK_SURE = 0.95  # a guessed quad must look surely like a back (a quad found wh
 SAME_SIZE = 0.2  # a face-down hand's cards are as wide as the faces read elsewhere, within this fraction
 MERGED = 1.4  # card areas: a back's outline bigger than this is more than one card
 SAME_BACK = 0.6  # of the smaller of two back outlines that overlap: the same back
+COVERS = 0.05  # card widths inside a hypothesis: an index read there is clearly covered by it
 ON_REGION = 0.9  # of a hypothesis' area inside the region's outline: a card does not overhang the table
 HAND_CARDS = 4  # a region bigger than this many cards is not one hand (a pale table merged with its cards)
 HOLDS_PART = 0.8  # of a part's area inside a hypothesis grown from it
@@ -72,6 +73,9 @@ def backs_in_regions(
         for s in known
         if s.card == BACK and s.outline and not _a_hand(s, typical)
     ]
+    # the recogniser drops a back that covers an index read: a hypothesis that clearly does is not
+    # worth the card-side network's look (most of a hand's are its faces again)
+    indices = [np.mean(np.asarray(s.index_corner, np.float64), axis=0) for s in faces]
     hyps: list[tuple[np.ndarray, float]] = []
     for blob in blobs:
         region = np.asarray(blob.outline, np.float32).reshape(-1, 1, 2)
@@ -92,6 +96,8 @@ def backs_in_regions(
                 quad = IndexFrame(f, sideways, 0.0).outline()
                 if not _lies_on(quad, region) or in_a_back(quad, backs):
                     continue
+                if _holds_an_index(quad, indices, COVERS * f.width):
+                    continue
                 hyps.append((quad, f.width))
     if not hyps:
         return []
@@ -109,6 +115,12 @@ def backs_in_regions(
         outline = tuple((float(x), float(y)) for x, y in snapped)
         out.append(Sighting(BACK, 0.8, outline, None, evidence=(EVIDENCE,)))
     return out
+
+
+def _holds_an_index(quad: np.ndarray, indices: list[np.ndarray], inset: float) -> bool:
+    """Whether one of the index middles ``indices`` lies inside ``quad`` at least ``inset`` from its sides."""
+    poly = quad.astype(np.float32).reshape(-1, 1, 2)
+    return any(cv2.pointPolygonTest(poly, (float(x), float(y)), True) >= inset for x, y in indices)
 
 
 def _lies_on(quad: np.ndarray, region: np.ndarray) -> bool:

@@ -45,6 +45,9 @@ SURE = 0.9  # a reading this confident is taken as right (confidences are calibr
 BETWEEN_TURN = 25.0  # degrees between the axes of two index frames of a fan's neighbouring cards, at most
 BETWEEN_GAP = (0.3, 0.8)  # card widths along the short edge between two indices with one hidden between
 ROW_ROUNDS = 4  # a row's ends are walked this many steps at most
+# an index read this surely is not read again through the frames of a merged region's corners or of
+# the closer look (``TakenIndices``): a corner reading replaces an index reading only when surer
+TAKEN_SURE = 0.99
 CLOSER_MIN = 0.8  # a reading from the closer look counts from here (chosen on training-family scenes)
 # a step between finding the index frames and reading them: (recogniser, image, frames) → frames
 FrameStep = Callable[["Recognizer", np.ndarray, list[IndexFrame]], list[IndexFrame]]
@@ -120,6 +123,11 @@ def read_index_frames(
         more = closer_frames(rec, image, unread, [fr for _, fr in found])
         for step in rec.frame_steps:
             more = step(rec, image, more)
+        sure = [(r, fr) for r, fr in found if r.confidence >= TAKEN_SURE and r.index_corner]
+        taken = TakenIndices(
+            [np.asarray(r.index_corner, np.float64) for r, _ in sure], [fr.outline() for _, fr in sure]
+        )
+        more = [fr for fr in more if not taken.holds(fr.frame, fr.sideways)]
         # a second look reads more of what is not an index (court art, pips, letter-like lattices):
         # it has to read surely, and a joker only ever comes from the first
         closer = [
@@ -287,7 +295,7 @@ def closer_frames(
         return []
     around = []  # about three card widths round each index
     for fr in unread:
-        cx, cy = _index_point(fr)
+        cx, cy = index_point(fr)
         half = 1.5 * fr.frame.width
         around.append((cx - half, cy - half, cx + half, cy + half))
     out: list[IndexFrame] = []
@@ -295,7 +303,7 @@ def closer_frames(
         x0, y0, x1, y1 = box
         edge = _MARGIN * scale
         for fr in index_frames(look(image[y0:y1, x0:x1], scale), rec.min_index_heat):
-            px, py = _index_point(fr)
+            px, py = index_point(fr)
             if not (edge <= px <= x1 - x0 - edge and edge <= py <= y1 - y0 - edge):
                 continue
             moved = _offset(fr, x0, y0)
@@ -359,6 +367,40 @@ def letters_on_a_back(image: np.ndarray, frame: CornerFrame) -> bool:
         return False
 
 
+class TakenIndices:
+    """Where indices read surely (``TAKEN_SURE``) lie, and the corners of the cards they imply. A
+    frame whose index would lie on such an index, or which sits at such a corner, could only read
+    that card again (``recognize`` drops a corner reading of a card read, and one at an index read
+    as surely) or, misread through a frame a little off, a second card where there is one; in a
+    hand or a fan most of the frames a merged region's corners and the finder's closer look give
+    are such. They are not read. (A card's whole outline is no test: in a hand or a fan the card
+    on top shows its index inside the outline of the card beneath.)"""
+
+    def __init__(self, boxes: list[np.ndarray], outlines: list[np.ndarray]) -> None:
+        # each box grown by half about its middle: the box read is the ink, a frame's index point a guess
+        grown = [(b - b.mean(axis=0)) * 1.5 + b.mean(axis=0) for b in boxes]
+        self.boxes = [np.asarray(q, np.float32).reshape(-1, 1, 2) for q in grown]
+        self.corners = np.concatenate(
+            [np.asarray(o, np.float64).reshape(-1, 2) for o in outlines] or [np.zeros((0, 2))]
+        )
+
+    @classmethod
+    def of(cls, read: list[Sighting]) -> TakenIndices:
+        """The indices of the cards ``read`` surely from an index, and the cards' corners."""
+        sure = [s for s in read if s.index_corner and s.confidence >= TAKEN_SURE]
+        return cls(
+            [np.asarray(s.index_corner, np.float64) for s in sure], [np.asarray(s.outline) for s in sure]
+        )
+
+    def holds(self, f: CornerFrame, sideways: bool) -> bool:
+        """Whether corner ``f`` is a card's read surely, or its index (read upright or ``sideways``)
+        lies on one read surely."""
+        if len(self.corners) and np.hypot(*(self.corners - f.origin).T).min() < 0.1 * f.width:
+            return True
+        p = index_point(IndexFrame(f, sideways, 0.0))
+        return any(cv2.pointPolygonTest(q, p, False) >= 0 for q in self.boxes)
+
+
 class _Sure:
     """Cards read surely: a frame at one of their corners, or whose index lies on one of them (a
     visible index on a card read whole is that card's), is that card again. A frame at a corner of
@@ -380,7 +422,7 @@ class _Sure:
             return False
         if np.hypot(*(self.pts - f.origin).T).min() < 0.1 * f.width:
             return True
-        at = _index_point(fr)
+        at = index_point(fr)
         p = np.float32(at)
         boxed = np.flatnonzero((self.lo <= p).all(axis=1) & (p <= self.hi).all(axis=1)).tolist()
         return any(cv2.pointPolygonTest(self.polys[i], at, False) > 0 for i in boxed)
@@ -412,7 +454,7 @@ def _same_card(
     return float(np.hypot(*(theirs - at.frame.origin).T).min()) < 0.1 * width
 
 
-def _index_point(f: IndexFrame) -> tuple[float, float]:
+def index_point(f: IndexFrame) -> tuple[float, float]:
     """Where the index of corner frame ``f`` lies (its middle), in image pixels."""
     u, v = (0.2, 0.14) if f.sideways else (0.14, 0.2)
     p = f.frame.card_to_image() @ np.array([u, v, 1.0])

@@ -19,6 +19,7 @@ index frames, off the cards already read, are read through ``vision.index_frames
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -33,6 +34,7 @@ from vision.corner_refiner import refine_step
 from vision.detect import CardQuad, CornerFrame, Detection, detect_cards, min_channel
 from vision.face_reader import check_faces, faces_alone
 from vision.finder import FinderMaps, IndexFrame, default_finder, find_cards
+from vision.frame_copies import sharing
 from vision.glyphs import RANK_CLASSES, SUIT_CLASSES, GlyphModel, default_model
 from vision.hand_backs import backs_in_regions, completed_backs, split_hands
 from vision.index import (
@@ -44,7 +46,7 @@ from vision.index import (
     letter_column,
     segment_index,
 )
-from vision.index_frames import FrameStep, find_frames, letters_on_a_back, read_index_frames
+from vision.index_frames import FrameStep, TakenIndices, find_frames, letters_on_a_back, read_index_frames
 from vision.patch_reader import second_opinion
 from vision.render import CARD_ASPECT
 from vision.sighting import BACK, JOKER, RED_SUITS, Sighting
@@ -270,15 +272,22 @@ class Recognizer:
 
     # -- overlapped cards ---------------------------------------------------------------------------
     def _read_corners(
-        self, image: np.ndarray, frames: tuple[CornerFrame, ...], colour: bool
+        self,
+        image: np.ndarray,
+        frames: tuple[CornerFrame, ...],
+        colour: bool,
+        taken: Callable[[CornerFrame, bool], bool] = lambda f, sideways: False,
     ) -> list[Sighting]:
+        """Cards read at the corners ``frames`` (upright and sideways, each again from a little
+        further out where nothing reads), but not where ``taken`` says an index read already lies."""
         found: list[tuple[Reading, CornerFrame]] = []
         for f0 in frames:
+            sides = [sideways for sideways in (False, True) if not taken(f0, sideways)]
             # a corner traced on a rounded or shadowed edge may sit a little inside the card, cutting
             # the index at the patch border: if nothing reads, look again from slightly further out
-            for f in (f0, _shifted(f0, -0.03)):
+            for f in (f0, _shifted(f0, -0.03)) if sides else ():
                 seen = inked = False
-                for sideways in (False, True):
+                for sideways in sides:
                     r, ink = self._read(image, f, sideways, colour)
                     inked = inked or ink
                     if r and r.confidence >= self.min_confidence:
@@ -381,6 +390,13 @@ class Recognizer:
             x, y, w, h = self.window
             view = image[y : y + h, x : x + w]
             ox, oy = x, y
+        with sharing(view):  # the finders' downscaled copies of the frame are made once
+            sightings = self._recognize_view(view)
+        if ox or oy:
+            sightings = [_shift(s, ox, oy) for s in sightings]
+        return sightings
+
+    def _recognize_view(self, view: np.ndarray) -> list[Sighting]:
         colour = colour_is_informative(view)
         det, maps = self._find(view)
         quads = det.quads
@@ -404,8 +420,9 @@ class Recognizer:
         if self.mode == "table" or not sightings:
             whole = [np.array(q.corners, np.float32).reshape(-1, 1, 2) for q in (*quads, *read_tentative)]
             read_whole = list(sightings)
+            taken = TakenIndices.of(sightings)
             for blob in det.blobs:
-                for s in self._read_corners(view, blob.corners, colour):
+                for s in self._read_corners(view, blob.corners, colour, taken.holds):
                     # a corner on (or next to) a card already read whole is that card again
                     c = np.mean(np.array(s.index_corner or s.outline), axis=0)
                     if any(cv2.pointPolygonTest(q, (float(c[0]), float(c[1])), False) >= 0 for q in whole):
@@ -452,8 +469,6 @@ class Recognizer:
                 sightings = [frame_card]
         if self.mode == "shoe" and sightings:
             sightings = [max(sightings, key=lambda s: s.confidence)]
-        if ox or oy:
-            sightings = [_shift(s, ox, oy) for s in sightings]
         return sightings
 
 
@@ -536,7 +551,8 @@ def _no_back_on_a_face(sightings: list[Sighting]) -> list[Sighting]:
     """Backs without those round a face's index or in the middle of a face (a court card's inner
     frame taken for a back): a back has no index. A back whose middle lies on a face but which is as
     big as a card (``INNER_FRAME`` of the face or more) is a back lying on that face (a hand's top
-    card face down) and stays."""
+    card face down) and stays. Backs far smaller than the faces (``PART_OF_A_CARD``) go too; the
+    recogniser grows those lying on a face into whole cards (``completed_backs``)."""
     faces = [s for s in sightings if s.index_corner]
 
     def area(pts: tuple[tuple[float, float], ...]) -> float:
@@ -547,7 +563,25 @@ def _no_back_on_a_face(sightings: list[Sighting]) -> list[Sighting]:
         smaller = [f for f in faces if area(b.outline) < INNER_FRAME * area(f.outline)]
         return any(_strictly_inside(f.outline, centre) for f in smaller)
 
-    return [s for s in sightings if s.card != BACK or not (_covers_an_index(s, faces) or inner_frame(s))]
+    # cards under one camera are about one size: a back smaller every way than half the faces' width
+    # is part of a card (a back's corner left beside the card lying on it) or a print, not a card
+    widths = [_sides(f.outline).min() for f in faces if len(f.outline) == 4]
+    least = PART_OF_A_CARD * float(np.median(widths)) if widths else 0.0
+
+    def a_part(b: Sighting) -> bool:
+        return len(b.outline) == 4 and float(_sides(b.outline).max()) < least
+
+    return [
+        s
+        for s in sightings
+        if s.card != BACK or not (_covers_an_index(s, faces) or inner_frame(s) or a_part(s))
+    ]
+
+
+def _sides(pts: tuple[tuple[float, float], ...]) -> np.ndarray:
+    """The lengths of an outline's sides."""
+    q = np.array(pts, np.float64)
+    return np.linalg.norm(q - np.roll(q, 1, axis=0), axis=1)
 
 
 def _covers_an_index(back: Sighting, sightings: list[Sighting]) -> bool:
@@ -565,6 +599,7 @@ def _strictly_inside(pts: tuple[tuple[float, float], ...], p: np.ndarray) -> boo
 
 
 INNER_FRAME = 0.8  # a court card's picture frame covers well under this much of its card
+PART_OF_A_CARD = 0.5  # of the faces' median width: a back no longer than this any way is no card
 
 
 def _shifted(f: CornerFrame, by: float) -> CornerFrame:

@@ -1,0 +1,134 @@
+"""Overlapping hands: an index read surely is not read again through the other frames that reach it
+(a merged region's corners, the closer look), hypotheses of a hole card that cover an index are not
+looked at, and a back far smaller than the cards is part of one, not a card."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+import vision.hand_backs as hand_backs
+import vision.recognizer as recognizer
+from vision import Recognizer, SimulatedCamera
+from vision.card_side import CardSideNet
+from vision.detect import CornerFrame
+from vision.index_frames import TAKEN_SURE, TakenIndices, index_point
+from vision.finder import IndexFrame
+from vision.sighting import BACK, Sighting
+
+# the bench's table of six two-card hands (`dealer bench vision`), one of them a back and a face
+CODES = ["AS", "10H", "QD", "7C", "6S", "9D", "KH", "4C", "JS", "2D", "BK", "8H"]
+
+
+@pytest.fixture(scope="module")
+def hands() -> np.ndarray:
+    cam = SimulatedCamera(size=(1920, 1080), background="felt", seed=11, card_width=170)
+    return cam.frame_for(CODES, layout="hand").image
+
+
+def _frame(x: float, y: float, width: float = 100.0) -> CornerFrame:
+    return CornerFrame(np.array([x, y]), np.array([1.0, 0.0]), np.array([0.0, 1.0]), width)
+
+
+def _read_at(frame: CornerFrame, code: str, confidence: float) -> Sighting:
+    """A card read at upright corner ``frame``: its index box and the card the frame implies."""
+    fr = IndexFrame(frame, False, 0.0)
+    cx, cy = index_point(fr)
+    box = ((cx - 6, cy - 12), (cx + 6, cy - 12), (cx + 6, cy + 12), (cx - 6, cy + 12))
+    outline = tuple((float(x), float(y)) for x, y in fr.outline())
+    return Sighting(code, confidence, outline, box)
+
+
+def test_a_frame_at_an_index_or_a_corner_read_surely_is_taken() -> None:
+    card = _frame(100, 100)
+    taken = TakenIndices.of([_read_at(card, "7C", 0.995)])
+    assert taken.holds(_frame(103, 98), sideways=False)  # the same index, a few pixels off
+    assert taken.holds(_frame(100 + 100, 100 + 140, 100), sideways=True)  # the card's far corner
+    # a card lying on it, as in a fan: its index is inside the outline read, but no index read is there
+    assert not taken.holds(_frame(125, 100), sideways=False)
+    assert not taken.holds(_frame(400, 100), sideways=False)
+    # an unsure reading takes nothing: a corner reading may yet be surer
+    unsure = TakenIndices.of([_read_at(card, "7C", TAKEN_SURE - 0.05)])
+    assert not unsure.holds(_frame(100, 100), sideways=False)
+
+
+def test_a_hands_region_corners_at_indices_read_surely_are_not_read_again(
+    monkeypatch: pytest.MonkeyPatch, hands: np.ndarray
+) -> None:
+    real_read = Recognizer._read
+    real_corners = Recognizer._read_corners
+    state = {"in_corners": False, "reads": 0}
+
+    def read(self: Recognizer, *args: object, **kwargs: object) -> object:
+        state["reads"] += state["in_corners"]
+        return real_read(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    def read_corners(self: Recognizer, *args: object, **kwargs: object) -> list[Sighting]:
+        state["in_corners"] = True
+        try:
+            return real_corners(self, *args, **kwargs)  # type: ignore[arg-type]
+        finally:
+            state["in_corners"] = False
+
+    monkeypatch.setattr(Recognizer, "_read", read)
+    monkeypatch.setattr(Recognizer, "_read_corners", read_corners)
+
+    def corner_reads() -> tuple[Counter[str], int]:
+        state["reads"] = 0
+        found = Counter(s.card for s in Recognizer("table").recognize(hands))
+        return found, int(state["reads"])
+
+    found, reads = corner_reads()
+    monkeypatch.setattr(TakenIndices, "holds", lambda self, f, sideways: False)
+    found_all, reads_all = corner_reads()
+    assert found == found_all == Counter(CODES)  # every card, once, the back included
+    assert reads < 0.7 * reads_all
+
+
+def test_a_hole_card_hypothesis_covering_an_index_is_not_looked_at(
+    monkeypatch: pytest.MonkeyPatch, hands: np.ndarray
+) -> None:
+    looked: list[np.ndarray] = []
+    real_sides = CardSideNet.sides
+
+    def sides(self: CardSideNet, image: np.ndarray, quads: list[object]) -> object:
+        looked.extend(np.asarray(q, np.float64).reshape(4, 2) for q in quads)
+        return real_sides(self, image, quads)
+
+    real_backs = hand_backs.backs_in_regions
+    indices: list[np.ndarray] = []
+
+    def backs_in_regions(image: np.ndarray, blobs: object, known: list[Sighting], **kw: object) -> object:
+        indices.extend(np.mean(np.array(s.index_corner), axis=0) for s in known if s.index_corner)
+        monkeypatch.setattr(CardSideNet, "sides", sides)
+        try:
+            return real_backs(image, blobs, known, **kw)  # type: ignore[arg-type]
+        finally:
+            monkeypatch.setattr(CardSideNet, "sides", real_sides)
+
+    monkeypatch.setattr(recognizer, "backs_in_regions", backs_in_regions)
+    Recognizer("table").recognize(hands)
+    assert looked and indices
+    inset = hand_backs.COVERS * 1.2 * 170  # deeper inside than the widest card here
+    for q in looked:
+        assert not hand_backs._holds_an_index(q, indices, inset)
+
+
+def _quad(x: float, y: float, w: float, h: float) -> tuple[tuple[float, float], ...]:
+    return ((x, y), (x + w, y), (x + w, y + h), (x, y + h))
+
+
+def test_a_back_smaller_every_way_than_half_the_faces_width_is_no_card() -> None:
+    faces = [
+        Sighting(code, 1.0, _quad(x, 100, 170, 238), _quad(x + 5, 105, 20, 45))
+        for code, x in (("7C", 100), ("9D", 400), ("KH", 700))
+    ]
+    sliver = Sighting(BACK, 0.8, _quad(1000, 500, 62, 65), None)  # a back's corner left beside its cover
+    whole = Sighting(BACK, 0.8, _quad(1200, 500, 170, 238), None)
+    strip = Sighting(BACK, 0.8, _quad(1000, 800, 160, 40), None)  # a hole card's edge: long enough
+    kept = recognizer._no_back_on_a_face([*faces, sliver, whole, strip])
+    assert sliver not in kept and whole in kept and strip in kept
+    # with no face to measure the cards by, a small back stands
+    assert recognizer._no_back_on_a_face([sliver]) == [sliver]

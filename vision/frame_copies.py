@@ -1,0 +1,57 @@
+"""Downscaled copies of the frame being recognised, made once and shared by the steps that need one.
+
+The threshold finder and the colour search both look at the frame 640 px wide, the learned finder
+and the corner refiner both start from its halving; on a 1080p frame each copy costs 0.3-0.7 ms.
+``Recognizer.recognize`` opens a scope for its frame (``sharing``); inside it ``resized`` of that
+very array at a size already made returns the copy made before. Outside a scope, or for any other
+array, it is a plain ``cv2.resize``. A scope ends with its call, so a camera that reuses its buffer
+for the next frame never gets a stale copy.
+
+>>> import numpy as np
+>>> frame = np.zeros((8, 8, 3), np.uint8)
+>>> with sharing(frame):
+...     resized(frame, (4, 4)) is resized(frame, (4, 4))
+True
+>>> resized(frame, (4, 4)) is resized(frame, (4, 4))
+False
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+
+@dataclass
+class _Copies:
+    frame: np.ndarray
+    by_size: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
+
+
+_current: ContextVar[_Copies | None] = ContextVar("vision_frame_copies", default=None)
+
+
+@contextmanager
+def sharing(frame: np.ndarray) -> Iterator[None]:
+    """Within this block, copies of ``frame`` made by ``resized`` are made once."""
+    token = _current.set(_Copies(frame))
+    try:
+        yield
+    finally:
+        _current.reset(token)
+
+
+def resized(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """``image`` resized (bilinear) to ``size`` (width, height); shared within a ``sharing`` scope of
+    this very array. The copy returned may be shared: callers do not write into it."""
+    copies = _current.get()
+    if copies is None or copies.frame is not image:
+        return cv2.resize(image, size, interpolation=cv2.INTER_LINEAR)
+    if size not in copies.by_size:
+        copies.by_size[size] = cv2.resize(image, size, interpolation=cv2.INTER_LINEAR)
+    return copies.by_size[size]
