@@ -1,11 +1,13 @@
 """Overlapping hands: an index read surely is not read again through the other frames that reach it
-(a merged region's corners, the closer look), hypotheses of a hole card that cover an index are not
-looked at, and a back far smaller than the cards is part of one, not a card."""
+(a merged region's corners, the closer look), a merged region's corners are read only where glyphs
+segment, hypotheses of a hole card that cover an index are not looked at, and a back far smaller
+than the cards is part of one, not a card."""
 
 from __future__ import annotations
 
 from collections import Counter
 
+import cv2
 import numpy as np
 import pytest
 
@@ -13,9 +15,10 @@ import vision.hand_backs as hand_backs
 import vision.recognizer as recognizer
 from vision import Recognizer, SimulatedCamera
 from vision.card_side import CardSideNet
-from vision.detect import CornerFrame
-from vision.index_frames import TAKEN_SURE, TakenIndices, index_point
+from vision.detect import CardQuad, CornerFrame
 from vision.finder import IndexFrame
+from vision.index_frames import TAKEN_SURE, TakenIndices, index_point
+from vision.patch_reader import PatchReader
 from vision.sighting import BACK, Sighting
 
 # the bench's table of six two-card hands (`dealer bench vision`), one of them a back and a face
@@ -132,3 +135,31 @@ def test_a_back_smaller_every_way_than_half_the_faces_width_is_no_card() -> None
     assert sliver not in kept and whole in kept and strip in kept
     # with no face to measure the cards by, a small back stands
     assert recognizer._no_back_on_a_face([sliver]) == [sliver]
+
+
+def test_a_merged_regions_corner_is_read_only_where_its_glyphs_segment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a blurred 50-px card: its glyphs do not segment, the patch reader still reads the index whole
+    shot = SimulatedCamera(size=(640, 480), background="felt", seed=3, card_width=50).frame_for(
+        ["9D"], "scatter"
+    )
+    image = cv2.GaussianBlur(shot.image, (0, 0), 1.5)
+    corner = CardQuad(shot.placements[0].corners()).frame(0)
+    rec = Recognizer("table")
+    whole, _ = rec._read(image, corner, False, True)
+    assert whole is not None and whole.card == "9D"  # an index frame's corner is read whole
+    passes = 0
+    real_logits = PatchReader.logits
+
+    def logits(self: PatchReader, x: np.ndarray) -> np.ndarray:
+        nonlocal passes
+        passes += len(x)
+        return real_logits(self, x)
+
+    monkeypatch.setattr(PatchReader, "logits", logits)
+    # a merged region's corner is not: most of those are no index corner at all
+    assert rec._read(image, corner, False, True, whole=False) == (None, False)
+    assert passes == 0
+    assert rec._read_corners(image, (corner,), True) == []
+    assert passes == 0
