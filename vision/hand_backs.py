@@ -35,6 +35,8 @@ SAME_SIZE = 0.2  # a face-down hand's cards are as wide as the faces read elsewh
 MERGED = 1.4  # card areas: a back's outline bigger than this is more than one card
 SAME_BACK = 0.6  # of the smaller of two back outlines that overlap: the same back
 COVERS = 0.05  # card widths inside a hypothesis: an index read there is clearly covered by it
+FACE_SURE = 0.99  # a face read this surely: a region corner at one of its corners is that face's
+SAME_CORNER = 0.1  # card widths: a region corner this near a face's corner is that corner
 ON_REGION = 0.9  # of a hypothesis' area inside the region's outline: a card does not overhang the table
 HAND_CARDS = 4  # a region bigger than this many cards is not one hand (a pale table merged with its cards)
 HOLDS_PART = 0.8  # of a part's area inside a hypothesis grown from it
@@ -73,9 +75,12 @@ def backs_in_regions(
         for s in known
         if s.card == BACK and s.outline and not _a_hand(s, typical)
     ]
-    # the recogniser drops a back that covers an index read: a hypothesis that clearly does is not
-    # worth the card-side network's look (most of a hand's are its faces again)
+    # most of a hand's hypotheses are its faces again, not worth the card-side network's look: one
+    # that clearly covers an index read (the recogniser drops such a back), or any from a corner of a
+    # face read surely (two cards do not share a corner)
     indices = [np.mean(np.asarray(s.index_corner, np.float64), axis=0) for s in faces]
+    corners = [c for s in faces if s.confidence >= FACE_SURE for c in s.outline]
+    face_corners = np.array(corners, np.float64).reshape(-1, 2)
     hyps: list[tuple[np.ndarray, float]] = []
     for blob in blobs:
         region = np.asarray(blob.outline, np.float32).reshape(-1, 1, 2)
@@ -89,6 +94,8 @@ def backs_in_regions(
             continue
         for f in blob.corners:
             if not holds_a_face and abs(f.width - typical) > SAME_SIZE * typical:
+                continue
+            if len(face_corners) and np.hypot(*(face_corners - f.origin).T).min() < SAME_CORNER * f.width:
                 continue
             if area > HAND_CARDS * CARD_ASPECT * f.width**2:
                 continue

@@ -90,7 +90,7 @@ def test_a_hands_region_corners_at_indices_read_surely_are_not_read_again(
     assert reads < 0.7 * reads_all
 
 
-def test_a_hole_card_hypothesis_covering_an_index_is_not_looked_at(
+def test_a_hole_card_hypothesis_that_is_a_face_read_is_not_looked_at(
     monkeypatch: pytest.MonkeyPatch, hands: np.ndarray
 ) -> None:
     looked: list[np.ndarray] = []
@@ -111,12 +111,25 @@ def test_a_hole_card_hypothesis_covering_an_index_is_not_looked_at(
         finally:
             monkeypatch.setattr(CardSideNet, "sides", real_sides)
 
+    corners_tried: list[CornerFrame] = []
+
+    class RecordedFrame(IndexFrame):  # each corner a hypothesis is built from
+        def outline(self) -> np.ndarray:
+            corners_tried.append(self.frame)
+            return super().outline()
+
+    monkeypatch.setattr(hand_backs, "IndexFrame", RecordedFrame)
     monkeypatch.setattr(recognizer, "backs_in_regions", backs_in_regions)
-    Recognizer("table").recognize(hands)
-    assert looked and indices
+    found = Recognizer("table").recognize(hands)
+    assert Counter(s.card for s in found) == Counter(CODES)
+    assert looked and indices and corners_tried
     inset = hand_backs.COVERS * 1.2 * 170  # deeper inside than the widest card here
     for q in looked:
         assert not hand_backs._holds_an_index(q, indices, inset)
+    # and none from a corner of a face read surely
+    sure = [c for s in found if s.index_corner and s.confidence >= hand_backs.FACE_SURE for c in s.outline]
+    for f in corners_tried:
+        assert np.hypot(*(np.array(sure) - f.origin).T).min() >= hand_backs.SAME_CORNER * f.width
 
 
 def _quad(x: float, y: float, w: float, h: float) -> tuple[tuple[float, float], ...]:
