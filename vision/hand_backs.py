@@ -9,7 +9,8 @@ the faces read elsewhere in the frame (a hand dealt face down), a hypothesis tha
 is not on a back already seen, and that the card-side network (``vision.card_side``) takes surely
 for a back (``BACK_SURE``) is that back; its sides are then snapped onto the frame's edges at full
 resolution. Of the hypotheses for one card (the back's other corners imply it too) the surest
-stands.
+stands. A hypothesis that holds a face's index read is a back only more surely still
+(``UNDER_SURE``): the face lies half over it, a hole card tucked under its up card.
 
 On a pale table the threshold finder's region runs into the table, but a finder may still have
 outlined part of the back (its lattice inside the white border, or the part beside the up card) —
@@ -35,6 +36,10 @@ SAME_SIZE = 0.2  # a face-down hand's cards are as wide as the faces read elsewh
 MERGED = 1.4  # card areas: a back's outline bigger than this is more than one card
 SAME_BACK = 0.6  # of the smaller of two back outlines that overlap: the same back
 COVERS = 0.05  # card widths inside a hypothesis: an index read there is clearly covered by it
+# a hypothesis covering an index read is a back only this surely: the face lies half over it (a hole
+# card tucked under its up card; the network takes such a back for one at 0.9999 and more). Chosen on
+# the project's renders of tucked hole cards (``sim_layouts.py --layouts tucked``)
+UNDER_SURE = 0.999
 FACE_SURE = 0.99  # a face read this surely: a region corner at one of its corners is that face's
 SAME_CORNER = 0.1  # card widths: a region corner this near a face's corner is that corner
 ON_REGION = 0.9  # of a hypothesis' area inside the region's outline: a card does not overhang the table
@@ -43,6 +48,7 @@ HOLDS_PART = 0.8  # of a part's area inside a hypothesis grown from it
 ON_CARDS = 0.6  # mean interior probability over a grown hypothesis: it lies on card surface
 EVIDENCE = "a back among the corners of a merged region"
 GROWN = "a back grown from the part of it a finder outlined"
+UNDER = "a back under a face, among the corners of a merged region"
 
 
 def backs_in_regions(
@@ -75,13 +81,13 @@ def backs_in_regions(
         for s in known
         if s.card == BACK and s.outline and not _a_hand(s, typical)
     ]
-    # most of a hand's hypotheses are its faces again, not worth the card-side network's look: one
-    # that clearly covers an index read (the recogniser drops such a back), or any from a corner of a
-    # face read surely (two cards do not share a corner)
+    # most of a hand's hypotheses are its faces again, not worth the card-side network's look: any
+    # from a corner of a face read surely (two cards do not share a corner). One that clearly covers
+    # an index read is a hole card under its up card only if the network is surer (``UNDER_SURE``)
     indices = [np.mean(np.asarray(s.index_corner, np.float64), axis=0) for s in faces]
     corners = [c for s in faces if s.confidence >= FACE_SURE for c in s.outline]
     face_corners = np.array(corners, np.float64).reshape(-1, 2)
-    hyps: list[tuple[np.ndarray, float]] = []
+    hyps: list[tuple[np.ndarray, float, bool]] = []
     for blob in blobs:
         region = np.asarray(blob.outline, np.float32).reshape(-1, 1, 2)
         if len(region) < 3:
@@ -103,24 +109,26 @@ def backs_in_regions(
                 quad = IndexFrame(f, sideways, 0.0).outline()
                 if not _lies_on(quad, region) or in_a_back(quad, backs):
                     continue
-                if _holds_an_index(quad, indices, COVERS * f.width):
-                    continue
-                hyps.append((quad, f.width))
+                hyps.append((quad, f.width, _holds_an_index(quad, indices, COVERS * f.width)))
     if not hyps:
         return []
-    sides = default_card_side().sides(image, [q for q, _ in hyps])
+    sides = default_card_side().sides(image, [q for q, _, _ in hyps])
     ranked = sorted(
-        ((s.back, q, w) for s, (q, w) in zip(sides, hyps, strict=True) if s.back >= sure),
+        (
+            (s.back, q, w, u)
+            for s, (q, w, u) in zip(sides, hyps, strict=True)
+            if s.back >= (UNDER_SURE if u else sure)
+        ),
         key=lambda t: -t[0],
     )
     out: list[Sighting] = []
-    for _, quad, width in ranked:
+    for _, quad, width, under in ranked:
         if in_a_back(quad, backs):
             continue  # a surer hypothesis of this back stands
         backs.append(quad.astype(np.float32).reshape(-1, 1, 2))
         snapped = snap_to_edges(image, quad, 0.08 * width)
         outline = tuple((float(x), float(y)) for x, y in snapped)
-        out.append(Sighting(BACK, 0.8, outline, None, evidence=(EVIDENCE,)))
+        out.append(Sighting(BACK, 0.8, outline, None, evidence=(UNDER if under else EVIDENCE,)))
     return out
 
 

@@ -36,7 +36,7 @@ from vision.face_reader import check_faces, faces_alone
 from vision.finder import FinderMaps, IndexFrame, default_finder, find_cards
 from vision.frame_copies import sharing
 from vision.glyphs import RANK_CLASSES, SUIT_CLASSES, GlyphModel, default_model
-from vision.hand_backs import backs_in_regions, completed_backs, split_hands
+from vision.hand_backs import UNDER, backs_in_regions, completed_backs, split_hands
 from vision.index import (
     PX,
     IndexGlyphs,
@@ -463,7 +463,8 @@ class Recognizer:
                 sightings += [b for b in grown if not _covers_an_index(b, sightings)]
             # a back built from a region's outer corners is a whole card, never a court card's inner frame
             held = backs_in_regions(view, det.blobs, sightings)
-            held = [b for b in held if not _covers_an_index(b, sightings)]
+            # (one under a face holds that face's index: ``backs_in_regions`` asked more of it)
+            held = [b for b in held if b.evidence == (UNDER,) or not _covers_an_index(b, sightings)]
             sightings = split_hands(sightings, held) + held
             if self.colour_search:
                 apart = colour_backs(view, sightings)

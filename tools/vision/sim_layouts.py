@@ -8,7 +8,8 @@ spreads, hole cards).
 
 Frames are 1920×1080, cards 170 px wide, on felt, wood and dark tables (``--backgrounds``); codes
 are drawn at random from the 52 faces (plus jokers and backs where ``--extras`` is set). ``hole``
-lays four two-card hands whose top card lies face down (a dealer's up card and hole card); ``down``
+lays four two-card hands whose top card lies face down (a dealer's up card and hole card), ``tucked``
+four whose face lies half over the back (the hole card under its up card); ``down``
 two face-up hands and two hands dealt face down; ``spread`` 13 cards in a straight overlapping line.
 Scores are over the multiset of codes.
 """
@@ -30,7 +31,7 @@ from vision import Recognizer, SimulatedCamera  # noqa: E402
 from vision.sighting import RANKS, SUITS  # noqa: E402
 
 FACES = [r + s for s in SUITS for r in RANKS]
-LAYOUT_CARDS = {"scatter": 8, "hand": 8, "fan": 5, "spread": 13, "hole": 4, "down": 4}
+LAYOUT_CARDS = {"scatter": 8, "hand": 8, "fan": 5, "spread": 13, "hole": 4, "tucked": 4, "down": 4}
 
 
 def measure(
@@ -63,9 +64,11 @@ def measure(
         codes = [pool[int(k)] for k in rng.choice(len(pool), count, replace=False)]
         if layout == "hole":  # each face with a back lying on it
             codes = [c for face in codes for c in (face, "BK")]
+        elif layout == "tucked":  # each face lying half over a back (a hole card under its up card)
+            codes = [c for face in codes for c in ("BK", face)]
         elif layout == "down":  # two hands dealt face down between two face-up hands
             codes = codes[:2] + ["BK", "BK"] + codes[2:] + ["BK", "BK"]
-        shot = cam.frame_for(codes, "hand" if layout in ("hole", "down") else layout)
+        shot = cam.frame_for(codes, "hand" if layout in ("hole", "tucked", "down") else layout)
         t0 = time.perf_counter()
         read = [s.card for s in rec.recognize(shot.image)]
         ms.append((time.perf_counter() - t0) * 1000)
