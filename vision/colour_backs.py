@@ -45,6 +45,11 @@ SIZE_RATIO = 0.6  # of the median short side of the cards seen: the narrowest ba
 SAME_MIDDLE = 0.25  # of a candidate's short side: two candidates this close are one
 HAND = (1.2, 4.0)  # card areas: a region of a face-down hand (more than one card, a few at most)
 OWN = 0.25  # card areas of a hand's region outside the backs found whole: another card's part
+PART = (0.25, 1.0)  # card areas of a region outside the cards seen: a back a face lies over shows so much
+# a table this light (CIE L*) is pale: white cards are not much brighter than it, and the threshold
+# finder's region of a hand runs into it (the project's felt, wood and dark tables are L* 7-40, light
+# wood, grey and white 63-91)
+PALE = 55.0
 _NEXT, _PREV = [1, 2, 3, 0], [3, 0, 1, 2]  # a quad's corners after and before each
 EVIDENCE = "a card-shaped region of another colour than the table"
 
@@ -55,13 +60,16 @@ def colour_backs(image: np.ndarray, known: list[Sighting]) -> list[Sighting]:
     h, w = image.shape[:2]
     scale = min(1.0, WORK / max(h, w))
     small = resized(image, (round(w * scale), round(h * scale)))
-    diff = _table_difference(small)
+    diff, lightness = _table_difference(small)
     masks = [
         cv2.morphologyEx((diff > level * level).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         for level in LEVELS
     ]
     whole = _whole_backs(image, masks, scale, known)
-    return whole + _backs_of_hands(image, masks, scale, known, whole)
+    hands = _backs_of_hands(image, masks, scale, known, whole)
+    if lightness < PALE:  # the threshold finder's regions of hands hold their hole cards (``hand_backs``)
+        return whole + hands
+    return whole + hands + _backs_under_faces(image, masks, scale, known + whole + hands)
 
 
 def _whole_backs(
@@ -195,19 +203,66 @@ def _backs_of_hands(
     return backs_in_regions(image, tuple(blobs), known + whole, typical=width / scale, sure=APART_SURE)
 
 
-def _table_difference(small: np.ndarray) -> np.ndarray:
+def _backs_under_faces(
+    image: np.ndarray, masks: list[np.ndarray], scale: float, known: list[Sighting]
+) -> list[Sighting]:
+    """Backs a face lies half over (a hole card tucked under its up card), on a pale table (``PALE``),
+    where the threshold finder's region of the hand runs into the table: the back shows as a region of
+    its colour, part of a card (``PART`` of one), beside the face. The region and the faces it touches
+    are searched together from their outline's corners, as the threshold finder's merged regions are
+    (``vision.hand_backs.backs_in_regions``)."""
+    faces = [s for s in known if s.card != BACK and s.index_corner and len(s.outline) == 4]
+    if not faces:
+        return []
+    width = float(np.median([_short_side(np.asarray(s.outline, np.float64)) for s in faces]))
+    polys = [np.round((np.asarray(s.outline) + 0.5) * scale - 0.5).astype(np.int32) for s in faces]
+    card = float(np.median([abs(cv2.contourArea(p.astype(np.float32))) for p in polys]))
+    seen = np.zeros(masks[0].shape, np.uint8)
+    outlines = [np.round((np.asarray(s.outline) + 0.5) * scale - 0.5).astype(np.int32) for s in known]
+    cv2.fillPoly(seen, [o for o in outlines if len(o) >= 3], 1)
+    which = np.zeros(masks[0].shape, np.int32)  # which face (1, 2, …) each pixel lies on
+    for k, p in enumerate(polys):
+        cv2.fillPoly(which, [p], k + 1)
+    blobs: list[Blob] = []
+    for mask in masks:
+        contours, _ = cv2.findContours(mask & (1 - seen), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for c in contours:
+            if not PART[0] * card <= cv2.contourArea(c) <= PART[1] * card:
+                continue
+            region = np.zeros_like(mask)
+            cv2.fillPoly(region, [c], 1)
+            near = cv2.dilate(region, np.ones((5, 5), np.uint8)) > 0
+            touching = [polys[k - 1] for k in np.unique(which[near]).tolist() if k]
+            if not touching:
+                continue  # a back a face lies over touches that face
+            cv2.fillPoly(region, touching, 1)
+            joined, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+            u = max(joined, key=cv2.contourArea)
+            corners = tuple(blob_corners(u, width * scale, 1.0 / scale))
+            if corners:
+                blobs.append(Blob((u.reshape(-1, 2).astype(np.float64) + 0.5) / scale - 0.5, corners))
+    if not blobs:
+        return []
+    return backs_in_regions(image, tuple(blobs), known, typical=width, sure=APART_SURE)
+
+
+def _table_difference(small: np.ndarray) -> tuple[np.ndarray, float]:
     """Each pixel's squared colour difference (ΔE² in CIE Lab) from the table's colour round it: the
-    median of a coarse grid of the frame (32 cells across), smoothed back up to the frame's size."""
+    median of a coarse grid of the frame (32 cells across), smoothed back up to the frame's size; and
+    the table's median lightness (CIE L*, 0-100)."""
     sh, sw = small.shape[:2]
     grid = cv2.resize(small, (32, max(1, round(32 * sh / sw))), interpolation=cv2.INTER_AREA)
-    table = cv2.resize(cv2.cvtColor(cv2.medianBlur(grid, 5), cv2.COLOR_BGR2LAB), (sw, sh))
+    coarse = cv2.cvtColor(cv2.medianBlur(grid, 5), cv2.COLOR_BGR2LAB)
+    lightness = float(np.median(coarse[..., 0])) * 100.0 / 255.0
+    table = cv2.resize(coarse, (sw, sh))
     # a little blur first: a back's lattice is one colour at the scale of the card
     lab = cv2.cvtColor(cv2.blur(small, (3, 3)), cv2.COLOR_BGR2LAB)
     d = cv2.absdiff(lab, table)
     # 8-bit Lab holds L * 255 / 100: weigh it back to ΔE units
-    return cv2.transform(
+    diff = cv2.transform(
         cv2.multiply(d, d, dtype=cv2.CV_32F), np.array([[(100.0 / 255.0) ** 2, 1.0, 1.0]], np.float32)
     )
+    return diff, lightness
 
 
 def _card_shape(contour: np.ndarray, min_side: float) -> np.ndarray | None:

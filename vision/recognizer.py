@@ -468,7 +468,9 @@ class Recognizer:
             sightings = split_hands(sightings, held) + held
             if self.colour_search:
                 apart = colour_backs(view, sightings)
-                sightings += [b for b in apart if not _covers_an_index(b, sightings)]
+                sightings += [
+                    b for b in apart if b.evidence == (UNDER,) or not _covers_an_index(b, sightings)
+                ]
             if self.face_check:
                 sightings = check_faces(view, sightings)
             sightings = _one_reading_per_index(sightings)

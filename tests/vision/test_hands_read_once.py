@@ -218,3 +218,19 @@ def test_an_unsure_back_under_a_face_is_not_reported(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(hand_backs, "UNDER_SURE", 1.01)  # no network is that sure
     found = Recognizer("table").recognize(shot.image)
     assert BACK not in {s.card for s in found}
+
+
+def test_on_a_pale_table_a_hole_card_under_its_up_card_is_found_by_its_colour() -> None:
+    # on light wood the threshold finder's region of a hand runs into the table: the backs are found
+    # from their colour regions (part of a card each) joined to the faces lying over them
+    codes = ["BK", "10D", "BK", "9C", "BK", "6C", "BK", "AD"]
+    cam = SimulatedCamera(size=(1920, 1080), background="light_wood", seed=4000, card_width=170)
+    shot = cam.frame_for(codes, "hand")
+    found = Recognizer("table").recognize(shot.image)
+    assert Counter(s.card for s in found) <= Counter(codes)
+    under = [s for s in found if s.evidence == (hand_backs.UNDER,)]
+    assert len(under) >= 2
+    backs = [p.corners() for p in shot.placements if p.code == BACK]
+    for b in under:  # each on a back of its own, not a face's outline
+        middle = np.mean(np.array(b.outline), axis=0)
+        assert any(recognizer._strictly_inside(tuple(map(tuple, t)), middle) for t in backs)
