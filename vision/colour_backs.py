@@ -161,16 +161,12 @@ def _backs_of_hands(
     if not whole:
         return []
     width = float(np.median([_short_side(np.asarray(s.outline)) for s in whole])) * scale
-    polys = [np.round((np.asarray(s.outline) + 0.5) * scale - 0.5).astype(np.int32) for s in whole]
+    polys = [_scaled(s.outline, scale) for s in whole]
     card = float(np.median([abs(cv2.contourArea(p.astype(np.float32))) for p in polys]))  # as seen
     on_whole = np.zeros(masks[0].shape, np.uint8)
     cv2.fillPoly(on_whole, polys, 1)
     # the backs seen before are card surface too, and explain what they cover
-    seen = [
-        np.round((np.asarray(s.outline) + 0.5) * scale - 0.5).astype(np.int32)
-        for s in known
-        if s.card == BACK
-    ]
+    seen = [_scaled(s.outline, scale) for s in known if s.card == BACK]
     explained = on_whole.copy()
     cv2.fillPoly(explained, seen, 1)
     # where a face was read (its index, its middle) lies no hand dealt face down
@@ -215,11 +211,10 @@ def _backs_under_faces(
     if not faces:
         return []
     width = float(np.median([_short_side(np.asarray(s.outline, np.float64)) for s in faces]))
-    polys = [np.round((np.asarray(s.outline) + 0.5) * scale - 0.5).astype(np.int32) for s in faces]
+    polys = [_scaled(s.outline, scale) for s in faces]
     card = float(np.median([abs(cv2.contourArea(p.astype(np.float32))) for p in polys]))
     seen = np.zeros(masks[0].shape, np.uint8)
-    outlines = [np.round((np.asarray(s.outline) + 0.5) * scale - 0.5).astype(np.int32) for s in known]
-    cv2.fillPoly(seen, [o for o in outlines if len(o) >= 3], 1)
+    cv2.fillPoly(seen, [_scaled(s.outline, scale) for s in known if len(s.outline) >= 3], 1)
     which = np.zeros(masks[0].shape, np.int32)  # which face (1, 2, …) each pixel lies on
     for k, p in enumerate(polys):
         cv2.fillPoly(which, [p], k + 1)
@@ -244,6 +239,11 @@ def _backs_under_faces(
     if not blobs:
         return []
     return backs_in_regions(image, tuple(blobs), known, typical=width, sure=APART_SURE)
+
+
+def _scaled(outline: tuple[tuple[float, float], ...], scale: float) -> np.ndarray:
+    """A sighting's outline in the pixels of the copy at ``scale`` (pixel centres kept), rounded."""
+    return np.round((np.asarray(outline) + 0.5) * scale - 0.5).astype(np.int32)
 
 
 def _table_difference(small: np.ndarray) -> tuple[np.ndarray, float]:

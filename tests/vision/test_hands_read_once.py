@@ -6,6 +6,7 @@ than the cards is part of one, not a card."""
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 import cv2
 import numpy as np
@@ -29,6 +30,16 @@ CODES = ["AS", "10H", "QD", "7C", "6S", "9D", "KH", "4C", "JS", "2D", "BK", "8H"
 def hands() -> np.ndarray:
     cam = SimulatedCamera(size=(1920, 1080), background="felt", seed=11, card_width=170)
     return cam.frame_for(CODES, layout="hand").image
+
+
+@pytest.fixture(scope="module")
+def bench_hands() -> Any:
+    """The bench's own hand frame: drawn from its camera after the row and the scatter, as the bench
+    draws them. There the back was dealt first and the 8H lies half over it."""
+    cam = SimulatedCamera(size=(1920, 1080), background="felt", seed=11, card_width=170)
+    for layout in ("row", "scatter"):
+        cam.frame_for(CODES, layout=layout)
+    return cam.frame_for(CODES, layout="hand")
 
 
 def _frame(x: float, y: float, width: float = 100.0) -> CornerFrame:
@@ -191,14 +202,10 @@ def test_an_index_frame_is_read_whole_only_the_way_the_finder_guessed() -> None:
     assert read == []
 
 
-def test_a_hole_card_tucked_under_its_up_card_is_a_back() -> None:
-    # the bench's frame of six hands: the back was dealt first and the 8H lies half over it, so the
-    # back's outline holds the 8H's index, which the recogniser takes for a wrong outline unless the
-    # card-side network is surer than for a back found apart from any face
-    cam = SimulatedCamera(size=(1920, 1080), background="felt", seed=11, card_width=170)
-    for layout in ("row", "scatter"):
-        cam.frame_for(CODES, layout=layout)  # the bench draws these first, from the same camera
-    shot = cam.frame_for(CODES, layout="hand")
+def test_a_hole_card_tucked_under_its_up_card_is_a_back(bench_hands: Any) -> None:
+    # the back's outline holds the 8H's index, which the recogniser takes for a wrong outline unless
+    # the card-side network is surer than for a back found apart from any face
+    shot = bench_hands
     found = Recognizer("table").recognize(shot.image)
     assert Counter(s.card for s in found) == Counter(CODES)
     back = next(s for s in found if s.card == BACK)
@@ -210,13 +217,11 @@ def test_a_hole_card_tucked_under_its_up_card_is_a_back() -> None:
     assert recognizer._strictly_inside(back.outline, face.mean(axis=0) * 0.5 + face[0] * 0.5)  # under it
 
 
-def test_an_unsure_back_under_a_face_is_not_reported(monkeypatch: pytest.MonkeyPatch) -> None:
-    cam = SimulatedCamera(size=(1920, 1080), background="felt", seed=11, card_width=170)
-    for layout in ("row", "scatter"):
-        cam.frame_for(CODES, layout=layout)
-    shot = cam.frame_for(CODES, layout="hand")
+def test_an_unsure_back_under_a_face_is_not_reported(
+    monkeypatch: pytest.MonkeyPatch, bench_hands: Any
+) -> None:
     monkeypatch.setattr(hand_backs, "UNDER_SURE", 1.01)  # no network is that sure
-    found = Recognizer("table").recognize(shot.image)
+    found = Recognizer("table").recognize(bench_hands.image)
     assert BACK not in {s.card for s in found}
 
 
