@@ -198,6 +198,7 @@ def _read_frames(
         f = fr.frame
         if sure.holds(fr):
             continue
+        lattice = sure.on_a_back(fr)
         # an unrefined corner is only as fine as the network's working size: with a corner search,
         # where the index does not read surely there, nearby corners are tried and the surest kept
         best: tuple[Reading, IndexFrame] | None = None
@@ -213,13 +214,17 @@ def _read_frames(
                     if best is None or r.confidence > best[0].confidence:
                         best = (r, IndexFrame(at, side, fr.score))
                     break
-            if best is None and inked and letters_on_a_back(image, at):
+            if best is None and inked and not lattice and letters_on_a_back(image, at):
                 best = (Reading(JOKER, 0.8, 0.0, corner_box(at)), IndexFrame(at, False, fr.score))
             if (best is not None and best[0].confidence >= rec.min_index_confidence) or not inked:
                 break
         # a frame at a corner another frame implies is still read: that outline rests on a regressed
         # card width, and in hands and fans a neighbour's index often lies near one of its corners
         # (the same card read twice is one group below)
+        if lattice:  # only a sure reading tells a card's index from the back's lattice
+            if best is not None and best[0].confidence >= SURE:
+                found.append(best)
+            continue
         if best is not None:
             found.append(best)
         if inked and (best is None or best[0].confidence < rec.min_index_confidence):
@@ -407,28 +412,62 @@ class TakenIndices:
 class _Sure:
     """Cards read surely: a frame at one of their corners, or whose index lies on one of them (a
     visible index on a card read whole is that card's), is that card again. A frame at a corner of
-    a back read whole is its lattice (a card lying on a back can still show its index there)."""
+    a back read whole, running into the back along its edges, is its lattice; any other is a card
+    lying on the back whose index shows there, read only when it reads surely (:meth:`on_a_back`)."""
 
     def __init__(self, known: list[Sighting]) -> None:
         sure = [np.array(o.outline) for o in known if o.confidence >= SURE]
         backs = [np.array(o.outline) for o in known if o.card == BACK and o.confidence < SURE]
-        self.pts = np.concatenate(sure + backs) if sure or backs else np.zeros((0, 2))  # their corners
+        self.pts = np.concatenate(sure) if sure else np.zeros((0, 2))  # their corners
+        self.back_pts = np.concatenate(backs) if backs else np.zeros((0, 2))
+        # each back corner's two edge directions
+        self.back_edges = np.concatenate([_edge_directions(q) for q in backs]) if backs else np.zeros((0, 2, 2))
         self.polys = [q.astype(np.float32).reshape(-1, 1, 2) for q in sure]
         # each outline's bounding box: a point outside it is outside the outline
         self.lo = np.array([q.min(axis=0)[0] for q in self.polys]).reshape(-1, 2)
         self.hi = np.array([q.max(axis=0)[0] for q in self.polys]).reshape(-1, 2)
 
     def holds(self, fr: IndexFrame) -> bool:
-        """Whether frame ``fr`` is at a corner of a card read surely, or its index on one."""
+        """Whether frame ``fr`` is at a corner of a card read surely, or its index on one, or is a
+        back's own corner (running into the back along its edges)."""
         f = fr.frame
-        if not len(self.pts):  # no card read surely yet (an outline's corners come with it)
+        near = _near(self.back_pts, f)
+        if near.any() and _along(self.back_edges[near], f):
+            return True
+        if not self.polys:  # no card read surely yet
             return False
-        if np.hypot(*(self.pts - f.origin).T).min() < 0.1 * f.width:
+        if _near(self.pts, f).any():
             return True
         at = index_point(fr)
         p = np.float32(at)
         boxed = np.flatnonzero((self.lo <= p).all(axis=1) & (p <= self.hi).all(axis=1)).tolist()
         return any(cv2.pointPolygonTest(self.polys[i], at, False) > 0 for i in boxed)
+
+    def on_a_back(self, fr: IndexFrame) -> bool:
+        """Whether frame ``fr`` is at a corner of a back read whole but not surely (and, unless
+        :meth:`holds`, is not the back's own corner)."""
+        return bool(_near(self.back_pts, fr.frame).any())
+
+
+ALONG = np.cos(np.radians(20.0))  # a frame axis within this angle of a back's edge runs along it
+
+
+def _near(corners: np.ndarray, f: CornerFrame) -> np.ndarray:
+    """Which of ``corners`` lie within a tenth of a card width of frame ``f``'s corner."""
+    return np.hypot(*(corners - f.origin).T) < 0.1 * f.width if len(corners) else np.zeros(0, bool)
+
+
+def _edge_directions(outline: np.ndarray) -> np.ndarray:
+    """(4, 2, 2): at each corner of ``outline``, the unit directions of its two edges."""
+    nxt, prv = np.roll(outline, -1, axis=0) - outline, np.roll(outline, 1, axis=0) - outline
+    unit = np.stack([nxt, prv], axis=1)
+    return unit / np.maximum(np.linalg.norm(unit, axis=2, keepdims=True), 1e-9)
+
+
+def _along(edges: np.ndarray, f: CornerFrame) -> bool:
+    """Whether frame ``f``'s card lies along the edges (K, 2, 2) of one of the corners it is at,
+    over that card: its x axis runs into the card along one of them."""
+    return bool((edges @ np.asarray(f.x, np.float64) >= ALONG).any())
 
 
 def _same_card(

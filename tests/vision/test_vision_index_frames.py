@@ -286,3 +286,21 @@ def test_frames_are_looked_for_only_between_indices_lying_side_by_side() -> None
     assert between_frames([read_at(0, 0), read_at(110, 0)]) == []  # type: ignore[list-item]
     assert between_frames([read_at(0, 0), read_at(0, 60)]) == []  # type: ignore[list-item]
     assert between_frames([read_at(0, 0), read_at(60, 0, turn=40)]) == []  # type: ignore[list-item]
+
+
+def test_a_frame_at_a_backs_corner_is_its_lattice_only_when_it_runs_into_the_back() -> None:
+    # a back read whole but unsurely (0.8): the finder's frame at its corner, running into it along
+    # its edges, is the lattice and is not read; a card lying beside it whose index corner falls at
+    # that corner (a hand dealt edge to edge) runs away from the back: its frame is read, and counts
+    # only if it reads surely
+    from vision.index_frames import _Sure
+
+    back = Sighting("BK", 0.8, ((500.0, 400.0), (700.0, 400.0), (700.0, 680.0), (500.0, 680.0)))
+    sure = _Sure([back])
+    right, down, up = np.array([1.0, 0.0]), np.array([0.0, 1.0]), np.array([0.0, -1.0])
+    lattice = IndexFrame(CornerFrame(np.array([503.0, 402.0]), right, down, 200.0), False, 1.0)
+    card_above = IndexFrame(CornerFrame(np.array([497.0, 398.0]), up, right, 200.0), False, 1.0)
+    elsewhere = IndexFrame(CornerFrame(np.array([300.0, 300.0]), right, down, 200.0), False, 1.0)
+    assert sure.holds(lattice)
+    assert not sure.holds(card_above) and sure.on_a_back(card_above)
+    assert not sure.holds(elsewhere) and not sure.on_a_back(elsewhere)
