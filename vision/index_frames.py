@@ -421,7 +421,7 @@ class _Sure:
         self.pts = np.concatenate(sure) if sure else np.zeros((0, 2))  # their corners
         self.back_pts = np.concatenate(backs) if backs else np.zeros((0, 2))
         # each back corner's two edge directions
-        self.back_edges = np.concatenate([_edge_directions(q) for q in backs]) if backs else np.zeros((0, 2, 2))
+        self.back_edges = np.concatenate([_edges(q) for q in backs]) if backs else np.zeros((0, 2, 2))
         self.polys = [q.astype(np.float32).reshape(-1, 1, 2) for q in sure]
         # each outline's bounding box: a point outside it is outside the outline
         self.lo = np.array([q.min(axis=0)[0] for q in self.polys]).reshape(-1, 2)
@@ -457,7 +457,7 @@ def _near(corners: np.ndarray, f: CornerFrame) -> np.ndarray:
     return np.hypot(*(corners - f.origin).T) < 0.1 * f.width if len(corners) else np.zeros(0, bool)
 
 
-def _edge_directions(outline: np.ndarray) -> np.ndarray:
+def _edges(outline: np.ndarray) -> np.ndarray:
     """(4, 2, 2): at each corner of ``outline``, the unit directions of its two edges."""
     nxt, prv = np.roll(outline, -1, axis=0) - outline, np.roll(outline, 1, axis=0) - outline
     unit = np.stack([nxt, prv], axis=1)
