@@ -30,8 +30,11 @@ def voided_seqs(records: Iterable[Record]) -> set[int]:
     return {int(r.data["seq"]) for r in records if r.kind == VoidRecord.kind}
 
 
-def corrected_cards(records: Iterable[Record]) -> dict[int, Card]:
-    return {int(r.data["seq"]): parse_card(r.data["card"]) for r in records if r.kind == CorrectCard.kind}
+def corrected_cards(records: Iterable[Record], voided: set[int] | frozenset[int] = frozenset()) -> dict[int, Card]:
+    """Record seq → the card it really dealt: the newest correction of it that is not ``voided`` (a
+    voided correction is undone, so the one before it, or the card as read, stands again)."""
+    return {int(r.data["seq"]): parse_card(r.data["card"])
+            for r in records if r.kind == CorrectCard.kind and r.seq not in voided}
 
 
 def replay(records: Sequence[Record], state: TableState | None = None, *, skip: set[int] | None = None,
@@ -40,13 +43,14 @@ def replay(records: Sequence[Record], state: TableState | None = None, *, skip: 
     """Apply ``records`` in order to ``state`` (a new table by default).
 
     Voids and card corrections name earlier records, so they are collected first: a voided record
-    is left out and a corrected one is applied with the right card. ``skip`` and ``correct`` add
+    is left out and a corrected one is applied with the right card (that of its newest correction
+    not voided). ``skip`` and ``correct`` add
     more, to try a void or a correction before logging it.
     """
     load_operation_modules()
     state = state or TableState()
     skipped = voided_seqs(records) | (skip or set())
-    corrections = corrected_cards(records) | (correct or {})
+    corrections = corrected_cards(records, skipped) | (correct or {})
     for record in records:
         if record.seq in skipped:
             continue

@@ -208,6 +208,40 @@ def test_correcting_a_correction_corrects_the_dealt_card_again(
     assert game["seats"]["1"]["hands"][0]["cards"] == ["2S", "5D"]
 
 
+def test_voiding_a_correction_puts_the_card_it_replaced_back(
+        tmp_path: Path, live_blackjack: tuple[TestClient, dict[str, str]]) -> None:
+    """A correction tapped by mistake is voided: the game shows the card as first read again (or the
+    earlier correction, where there was one), now and after a restart."""
+    client, tokens = live_blackjack
+    dealer, admin = auth(tokens["dealer"]), auth(tokens["admin"])
+    first = typed(client, tokens["dealer"], "6S")
+    for code in ("7D", "5D", "BK"):
+        typed(client, tokens["dealer"], code)
+
+    def cards() -> list[str]:
+        hand = client.get("/state", headers=dealer).json()["games"]["blackjack"]["seats"]["1"]["hands"][0]
+        return list(hand["cards"])
+
+    fixed = client.post("/api/cards/correct", json={"seq": first, "card": "4S"}, headers=dealer)
+    assert fixed.status_code == 201, fixed.text
+    again = client.post("/api/cards/correct", json={"seq": first, "card": "3S"}, headers=dealer)
+    assert again.status_code == 201, again.text
+    assert cards() == ["3S", "5D"]
+    undone = client.post("/api/void", json={"seq": again.json()["seq"], "reason": "wrong tap"}, headers=admin)
+    assert undone.status_code == 201, undone.text
+    assert cards() == ["4S", "5D"]  # the earlier correction stands again
+    undone = client.post("/api/void", json={"seq": fixed.json()["seq"], "reason": "it was right"}, headers=admin)
+    assert undone.status_code == 201, undone.text
+    assert cards() == ["6S", "5D"]  # the card as first read
+    assert client.get("/state", headers=dealer).json()["corrected"] == {}
+    store = EventStore.open(tmp_path / "t.db")  # a restart replays the log to the same cards
+    try:
+        game = rebuild_state(store).games["blackjack"].to_json()
+    finally:
+        store.close()
+    assert game["seats"]["1"]["hands"][0]["cards"] == ["6S", "5D"]
+
+
 def test_a_refused_camera_correction_of_the_hole_card_names_no_card_to_viewers(
         live_blackjack: tuple[TestClient, dict[str, str]], caplog: pytest.LogCaptureFixture) -> None:
     """The camera reads the face-down hole card again as a ten under the ace: the table refuses the
