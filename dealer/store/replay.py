@@ -6,7 +6,7 @@ import dataclasses
 import functools
 import importlib
 import pkgutil
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence, Set
 
 import dealer.core
 from dealer.core.cards import Card, parse_card
@@ -30,7 +30,7 @@ def voided_seqs(records: Iterable[Record]) -> set[int]:
     return {int(r.data["seq"]) for r in records if r.kind == VoidRecord.kind}
 
 
-def corrected_cards(records: Iterable[Record], voided: set[int] | frozenset[int] = frozenset()) -> dict[int, Card]:
+def corrected_cards(records: Iterable[Record], voided: Set[int] = frozenset()) -> dict[int, Card]:
     """Record seq → the card it really dealt: the newest correction of it that is not ``voided`` (a
     voided correction is undone, so the one before it, or the card as read, stands again)."""
     return {int(r.data["seq"]): parse_card(r.data["card"])

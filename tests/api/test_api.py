@@ -230,7 +230,7 @@ def test_voiding_a_correction_puts_the_card_it_replaced_back(
     undone = client.post("/api/void", json={"seq": again.json()["seq"], "reason": "wrong tap"}, headers=admin)
     assert undone.status_code == 201, undone.text
     assert cards() == ["4S", "5D"]  # the earlier correction stands again
-    undone = client.post("/api/void", json={"seq": fixed.json()["seq"], "reason": "it was right"}, headers=admin)
+    undone = client.post("/api/void", json={"seq": fixed.json()["seq"], "reason": "right"}, headers=admin)
     assert undone.status_code == 201, undone.text
     assert cards() == ["6S", "5D"]  # the card as first read
     assert client.get("/state", headers=dealer).json()["corrected"] == {}
