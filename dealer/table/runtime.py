@@ -22,7 +22,7 @@ from dealer.core.cards import Card
 from dealer.core.errors import DealerError, IllegalOperation
 from dealer.core.games.base import Game, Prompt
 from dealer.core.operations import Operation
-from dealer.core.table_state import CorrectCard, TableState, VoidRecord
+from dealer.core.table_state import CorrectCard, ResolveDispute, TableState, VoidRecord
 from dealer.store import EventStore, Record, replay
 from dealer.table.hub import EventHub
 
@@ -192,7 +192,20 @@ class Table:
             seq = target
         if not isinstance(record.data.get("card"), str):
             raise IllegalOperation(f"record {seq} ({record.kind}) carries no card to correct")
+        if record.kind == ResolveDispute.kind:
+            return self._dealt_after(record)
         return seq
+
+    def _dealt_after(self, resolve: Record) -> int:
+        """The record that dealt the card a settled dispute named: the next record carrying a card."""
+        for record in self.store.records(after=resolve.seq):
+            card = record.data.get("card")
+            if isinstance(card, str) and record.kind != CorrectCard.kind:
+                if card != resolve.data["card"] or record.seq in self.state.voided:
+                    break
+                return record.seq
+        raise IllegalOperation(f"record {resolve.seq} ({resolve.kind}) settled a dispute but dealt no card "
+                               "after it: correct the record that dealt the card")
 
     def _rewrite(self, op: Operation, *, what: str, skip: set[int] | None = None,
                  correct: dict[int, Card] | None = None) -> Record:

@@ -391,6 +391,27 @@ def test_a_disputed_hole_card_is_named_to_no_viewer_and_the_dealer_settles_it(
     assert [e["payload"] for e in events if e["kind"] == "table.resolve"] == [{"issue": 1, "card": "KC"}]
 
 
+def test_correcting_a_settled_dispute_corrects_the_card_it_dealt(
+        live_blackjack: tuple[TestClient, dict[str, str]]) -> None:
+    """The dealer settled a dispute on the wrong reading: correcting the settling record (it names the
+    card) corrects the card the table dealt with it, as correcting that card itself would."""
+    client, tokens = live_blackjack
+    host: TableHost = client.app.state.host  # type: ignore[attr-defined]
+    dealer = auth(tokens["dealer"])
+    typed(client, tokens["dealer"], "6S")
+    host.report_card("7D", "7C")  # the dealer's up card: the shoe read 7D, the camera 7C
+    assert client.post("/api/disputes/1", json={"card": "7C"}, headers=dealer).status_code == 201
+    events = client.get("/api/events?last=2", headers=auth(tokens["admin"])).json()
+    resolve = next(e["seq"] for e in events if e["kind"] == "table.resolve")
+    fixed = client.post("/api/cards/correct", json={"seq": resolve, "card": "7D"}, headers=dealer)
+    assert fixed.status_code == 201, fixed.text
+    game = client.get("/state", headers=dealer).json()["games"]["blackjack"]
+    assert game["dealer"]["cards"] == ["7D"]
+    dealt = next(e["seq"] for e in events if e["kind"] != "table.resolve")
+    logged = client.get("/api/events?last=1", headers=auth(tokens["admin"])).json()[0]
+    assert logged["kind"] == "table.correct-card" and logged["payload"]["seq"] == dealt
+
+
 def test_websocket_sends_hello_then_each_event(secured: tuple[TestClient, dict[str, str]]) -> None:
     client, tokens = secured
     with client.websocket_connect(f"/ws?token={tokens['viewer']}") as ws:
