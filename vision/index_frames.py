@@ -44,6 +44,11 @@ if TYPE_CHECKING:
 SURE = 0.9  # a reading this confident is taken as right (confidences are calibrated)
 BETWEEN_TURN = 25.0  # degrees between the axes of two index frames of a fan's neighbouring cards, at most
 BETWEEN_GAP = (0.3, 0.8)  # card widths along the short edge between two indices with one hidden between
+# two sure readings of one code at frames facing one way (within ALIKE_TURN degrees) and alike in
+# width (within ALIKE_WIDTH times) are two copies of the card, not two corners of one
+ALIKE_TURN = 45.0
+ALIKE_WIDTH = 1.3
+APART = 0.35  # card widths between two copies' corners, at least (one corner read twice lies closer)
 ROW_ROUNDS = 4  # a row's ends are walked this many steps at most
 # an index read this surely is not read again through the frames of a merged region's corners or of
 # the closer look (``TakenIndices``): a corner reading replaces an index reading only when surer
@@ -114,7 +119,9 @@ def read_index_frames(
         found += [
             (r, fr)
             for r, fr in _read_frames(rec, image, between_frames(found), colour, known)[0]
-            if r.confidence >= SURE and r.card != JOKER and not any(r.card == o.card for o, _ in found)
+            if r.confidence >= SURE
+            and r.card != JOKER
+            and not any(r.card == o.card and not _two_copies((o, of), (r, fr)) for o, of in found)
         ]
     walked: list[CornerFrame] = []  # the row walk's frames read so far: none is read twice
     if rec.row_walk:
@@ -257,7 +264,10 @@ def _walk_rows(
             # a code read unsurely elsewhere may be this card's, read there through a frame off its index
             if r.confidence >= SURE
             and r.card != JOKER
-            and not any(r.card == o.card and o.confidence >= SURE for o, _ in found)
+            and not any(
+                r.card == o.card and o.confidence >= SURE and not _two_copies((o, of), (r, fr))
+                for o, of in found
+            )
         ]
         if not read:
             break
@@ -347,7 +357,9 @@ def group_readings(found: list[tuple[Reading, IndexFrame]]) -> list[list[tuple[R
         for g in groups:
             lead = g[0][1]
             if g[0][0].card == it[0].card:
-                same = _covers(lead, it[1].frame.origin) or _covers(it[1], lead.frame.origin)
+                same = not _two_copies(g[0], it) and (
+                    _covers(lead, it[1].frame.origin) or _covers(it[1], lead.frame.origin)
+                )
             else:
                 same = bool(
                     np.linalg.norm(lead.outline().mean(axis=0) - centre) < 0.1 * lead.frame.width
@@ -501,6 +513,28 @@ def index_point(f: IndexFrame) -> tuple[float, float]:
     u, v = (0.2, 0.14) if f.sideways else (0.14, 0.2)
     p = f.frame.card_to_image() @ np.array([u, v, 1.0])
     return float(p[0] / p[2]), float(p[1] / p[2])
+
+
+def _two_copies(a: tuple[Reading, IndexFrame], b: tuple[Reading, IndexFrame]) -> bool:
+    """Whether two sure readings of one code are two copies of the card (a multi-deck shoe's): their
+    frames face the same way, at about one card width (``_alike``), ``APART``. Two corners of
+    one card never face the same way: its far index is turned half round, a four-index deck's
+    mirrored ones a quarter."""
+    (ra, fa), (rb, fb) = a, b
+    gap = float(np.linalg.norm(fa.frame.origin - fb.frame.origin))
+    apart = gap >= APART * min(fa.frame.width, fb.frame.width)
+    return ra.card == rb.card and min(ra.confidence, rb.confidence) >= SURE and apart and _alike(fa, fb)
+
+
+def _alike(a: IndexFrame, b: IndexFrame) -> bool:
+    """Whether frames ``a`` and ``b`` face the same way (both upright or both sideways, their x axes
+    within ``ALIKE_TURN``) at about one card width (within ``ALIKE_WIDTH``)."""
+    wa, wb = sorted((a.frame.width, b.frame.width))
+    return (
+        a.sideways == b.sideways
+        and float(a.frame.x @ b.frame.x) >= np.cos(np.radians(ALIKE_TURN))
+        and wb <= ALIKE_WIDTH * wa
+    )
 
 
 def _covers(f: IndexFrame, p: np.ndarray, grow: float = 1.35) -> bool:

@@ -189,6 +189,24 @@ def test_two_sure_readings_of_two_codes_are_two_cards_even_where_their_outlines_
     assert len(index_frames.group_readings(same)) == 1  # one card read at both corners
 
 
+def test_two_sure_readings_of_one_code_facing_one_way_are_two_copies_of_the_card() -> None:
+    # a multi-deck shoe deals the same card twice: in a stack or a hand the two copies' indices face
+    # the same way a fraction of a card apart; one card's two corners never face the same way
+    first = frame_from_vectors(np.array([100.0, 100.0]), np.array([80.0, 0.0]), np.array([0.0, 80.0]))
+    turned = np.array([[np.cos(0.2), -np.sin(0.2)], [np.sin(0.2), np.cos(0.2)]])  # about 11 degrees
+    second = frame_from_vectors(np.array([130.0, 112.0]), turned @ [80.0, 0.0], turned @ [0.0, 80.0])
+    far_corner = frame_from_vectors(np.array([180.0, 212.0]), np.array([-80.0, 0.0]), np.array([0.0, -80.0]))
+    again = frame_from_vectors(np.array([104.0, 103.0]), np.array([80.0, 0.0]), np.array([0.0, 80.0]))
+
+    def groups(*found: tuple[float, IndexFrame]) -> int:
+        return len(index_frames.group_readings([(_reading("7H", c), f) for c, f in found]))
+
+    assert groups((1.0, first), (0.98, second)) == 2  # two copies
+    assert groups((1.0, first), (0.7, second)) == 1  # an unsure one may be a misread of the other
+    assert groups((1.0, first), (0.98, far_corner)) == 1  # one card read at both its corners
+    assert groups((1.0, first), (0.98, again)) == 1  # one corner read through two frames
+
+
 def test_a_sure_index_at_the_corner_of_a_quad_read_unsurely_as_another_card_is_its_own_card() -> None:
     # a 9S/AC hand on dark cloth: the quad round both cards once read 7S (0.80) and the 9S's sure
     # index at its corner was taken for that card again
