@@ -348,16 +348,16 @@ def _offset(fr: IndexFrame, dx: float, dy: float) -> IndexFrame:
 def group_readings(found: list[tuple[Reading, IndexFrame]]) -> list[list[tuple[Reading, IndexFrame]]]:
     """The readings of one card together, its surest upright reading first: the same code read at
     a corner of the card the other frame implies (the card width, hence the far corners, is the
-    least sure part of a frame), or another code read where the outlines coincide closely, unless
-    both readings are sure: two sure readings of two codes are two cards (in a hand two indices
-    can imply one outline)."""
+    least sure part of a frame) unless it is another copy of a card read there (``_two_copies``),
+    or another code read where the outlines coincide closely, unless both readings are sure: two
+    sure readings of two codes are two cards (in a hand two indices can imply one outline)."""
     groups: list[list[tuple[Reading, IndexFrame]]] = []
     for it in sorted(found, key=lambda t: (t[1].sideways, -t[0].confidence)):
         centre = it[1].outline().mean(axis=0)
         for g in groups:
             lead = g[0][1]
             if g[0][0].card == it[0].card:
-                same = not _two_copies(g[0], it) and (
+                same = not any(_two_copies(m, it) for m in g) and (
                     _covers(lead, it[1].frame.origin) or _covers(it[1], lead.frame.origin)
                 )
             else:
@@ -517,9 +517,8 @@ def index_point(f: IndexFrame) -> tuple[float, float]:
 
 def _two_copies(a: tuple[Reading, IndexFrame], b: tuple[Reading, IndexFrame]) -> bool:
     """Whether two sure readings of one code are two copies of the card (a multi-deck shoe's): their
-    frames face the same way, at about one card width (``_alike``), ``APART``. Two corners of
-    one card never face the same way: its far index is turned half round, a four-index deck's
-    mirrored ones a quarter."""
+    upright frames face the same way, at about one card width (``_alike``), ``APART``. One card's
+    two upright corners never face the same way: its far index is turned half round."""
     (ra, fa), (rb, fb) = a, b
     gap = float(np.linalg.norm(fa.frame.origin - fb.frame.origin))
     apart = gap >= APART * min(fa.frame.width, fb.frame.width)
@@ -527,11 +526,14 @@ def _two_copies(a: tuple[Reading, IndexFrame], b: tuple[Reading, IndexFrame]) ->
 
 
 def _alike(a: IndexFrame, b: IndexFrame) -> bool:
-    """Whether frames ``a`` and ``b`` face the same way (both upright or both sideways, their x axes
-    within ``ALIKE_TURN``) at about one card width (within ``ALIKE_WIDTH``)."""
+    """Whether upright frames ``a`` and ``b`` face the same way (their x axes within ``ALIKE_TURN``)
+    at about one card width (within ``ALIKE_WIDTH``). Sideways frames are never alike: a corner read
+    sideways may be an upright index's (where the frame's turn was misjudged), and that frame faces
+    the way the mirrored index's frame beside it does."""
     wa, wb = sorted((a.frame.width, b.frame.width))
     return (
-        a.sideways == b.sideways
+        not a.sideways
+        and not b.sideways
         and float(a.frame.x @ b.frame.x) >= np.cos(np.radians(ALIKE_TURN))
         and wb <= ALIKE_WIDTH * wa
     )

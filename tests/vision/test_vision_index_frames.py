@@ -205,6 +205,14 @@ def test_two_sure_readings_of_one_code_facing_one_way_are_two_copies_of_the_card
     assert groups((1.0, first), (0.7, second)) == 1  # an unsure one may be a misread of the other
     assert groups((1.0, first), (0.98, far_corner)) == 1  # one card read at both its corners
     assert groups((1.0, first), (0.98, again)) == 1  # one corner read through two frames
+    # read sideways, a four-index deck's mirrored corner faces the way its upright corner does when
+    # that is read sideways too: sideways frames are never taken for two copies
+    sideways = [
+        frame_from_vectors(np.array(at), np.array([0.0, 80.0]), np.array([1.0, 0.0]))
+        for at in ([100.0, 100.0], [100.0, 180.0])
+    ]
+    assert all(f.sideways for f in sideways)
+    assert groups((1.0, sideways[0]), (1.0, sideways[1])) == 1
 
 
 def test_a_sure_index_at_the_corner_of_a_quad_read_unsurely_as_another_card_is_its_own_card() -> None:
