@@ -208,7 +208,7 @@ def test_two_sure_readings_of_one_code_facing_one_way_are_two_copies_of_the_card
     # read sideways, a four-index deck's mirrored corner faces the way its upright corner does when
     # that is read sideways too: sideways frames are never taken for two copies
     sideways = [
-        frame_from_vectors(np.array(at), np.array([0.0, 80.0]), np.array([1.0, 0.0]))
+        frame_from_vectors(np.array(at), np.array([0.0, 80.0]), np.array([80.0, 0.0]))
         for at in ([100.0, 100.0], [100.0, 180.0])
     ]
     assert all(f.sideways for f in sideways)
