@@ -94,6 +94,32 @@ def test_tv_view_fills_the_screen_readably(browser: Any, night: NightServer, sho
         page.close()
 
 
+@pytest.mark.parametrize("table", [t["id"] for t in TABLES])
+def test_tv_view_on_a_phone_is_one_column_that_scrolls_down(browser: Any, night: NightServer, shots: Path,
+                                                            table: str) -> None:
+    """A guest follows the table on a phone held upright: nothing overlaps or runs off the side (the
+    page scrolls down instead), the cards are big enough to read and the players are listed."""
+    wait_for_play(night, table, READY[table])
+    names = [p["name"] for p in night.get(f"/api/tables/{table}/state")["players"]]
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{night.url}/tables/{table}/tv")
+    page.wait_for_selector("body[data-connected=yes] [data-game-view]", timeout=20_000)
+    time.sleep(0.3)
+    problems = layout_problems(page, TV_BOXES, fit_height=False)
+    screenshot(page, shots, f"tv-{table}-390x844", full_page=True)
+    assert problems == [], problems
+    if table in ("bj", "bac", "faro"):  # cards on the layout are at least 15 % of the phone's width
+        page.wait_for_function("[...document.querySelectorAll('#game .card:not(.history .card)')]"
+                               ".some((c) => c.getBoundingClientRect().width >= 0.15 * 390)", timeout=30_000)
+    assert page.is_visible(".rail"), "the players are listed under the table"
+    rail = page.inner_text(".rail")
+    assert all(name in rail for name in names), (names, rail)
+    assert errors == []
+    page.close()
+
+
 def test_tv_never_shows_a_face_down_card(browser: Any, night: NightServer) -> None:
     """Whatever the TV draws as a face is a card the API shows to a viewer (a hole card is a back)."""
     page = browser.new_page(viewport={"width": 1920, "height": 1080})
