@@ -49,6 +49,7 @@ BETWEEN_GAP = (0.3, 0.8)  # card widths along the short edge between two indices
 ALIKE_TURN = 45.0
 ALIKE_WIDTH = 1.3
 APART = 0.35  # card widths between two copies' corners, at least (one corner read twice lies closer)
+ALONG = np.cos(np.radians(20.0))  # a frame axis within this angle of a back's edge runs along it
 ROW_ROUNDS = 4  # a row's ends are walked this many steps at most
 # an index read this surely is not read again through the frames of a merged region's corners or of
 # the closer look (``TakenIndices``): a corner reading replaces an index reading only when surer
@@ -461,9 +462,6 @@ class _Sure:
         return bool(_near(self.back_pts, fr.frame).any())
 
 
-ALONG = np.cos(np.radians(20.0))  # a frame axis within this angle of a back's edge runs along it
-
-
 def _near(corners: np.ndarray, f: CornerFrame) -> np.ndarray:
     """Which of ``corners`` lie within a tenth of a card width of frame ``f``'s corner."""
     return np.hypot(*(corners - f.origin).T) < 0.1 * f.width if len(corners) else np.zeros(0, bool)
@@ -477,8 +475,8 @@ def _edges(outline: np.ndarray) -> np.ndarray:
 
 
 def _along(edges: np.ndarray, f: CornerFrame) -> bool:
-    """Whether frame ``f``'s card lies along the edges (K, 2, 2) of one of the corners it is at,
-    over that card: its x axis runs into the card along one of them."""
+    """Whether frame ``f`` runs into the back at one of the corners it is at: its x axis lies along
+    one of that corner's edges (``edges``, K × 2 directions), pointing the way the edge goes."""
     return bool((edges @ np.asarray(f.x, np.float64) >= ALONG).any())
 
 

@@ -44,8 +44,7 @@ def replay(records: Sequence[Record], state: TableState | None = None, *, skip: 
 
     Voids and card corrections name earlier records, so they are collected first: a voided record
     is left out and a corrected one is applied with the right card (that of its newest correction
-    not voided). ``skip`` and ``correct`` add
-    more, to try a void or a correction before logging it.
+    not voided). ``skip`` and ``correct`` add more, to try a void or a correction before logging it.
     """
     load_operation_modules()
     state = state or TableState()
