@@ -36,7 +36,7 @@ from vision.face_reader import check_faces, faces_alone
 from vision.finder import FinderMaps, IndexFrame, default_finder, find_cards
 from vision.frame_copies import sharing
 from vision.glyphs import RANK_CLASSES, SUIT_CLASSES, GlyphModel, default_model
-from vision.hand_backs import UNDER, backs_in_regions, completed_backs, split_hands
+from vision.hand_backs import UNDER, backs_in_regions, completed_backs, in_a_back, split_hands
 from vision.index import (
     PX,
     IndexGlyphs,
@@ -473,7 +473,7 @@ class Recognizer:
                 ]
             if self.face_check:
                 sightings = check_faces(view, sightings)
-            sightings = _one_reading_per_index(sightings)
+            sightings = _one_reading_per_index(_one_sighting_per_back(sightings))
         if self.mode == "shoe" and all(s.card == BACK for s in sightings):
             # a scan or tight crop has no card edge to find: what was found may be a court card's
             # inner frame (which looks like a back); the frame itself may be the card
@@ -558,6 +558,26 @@ def _no_joker_on_a_back(image: np.ndarray, sightings: list[Sighting]) -> list[Si
 
 def _outline(quad: CardQuad) -> tuple[tuple[float, float], ...]:
     return tuple((float(x), float(y)) for x, y in quad.corners)
+
+
+def _one_sighting_per_back(sightings: list[Sighting]) -> list[Sighting]:
+    """One back, one sighting: a back lying mostly on a bigger back seen (``hand_backs.in_a_back``)
+    is part of it found again (its inner border, a corner's letters read as a joker's and turned
+    into a back): the biggest of such backs stands."""
+    backs = sorted((s for s in sightings if s.card == BACK), key=lambda s: -_area(s.outline))
+    kept: list[np.ndarray] = []
+    dropped: set[int] = set()
+    for b in backs:
+        outline = np.array(b.outline, np.float32).reshape(-1, 1, 2)
+        if in_a_back(outline, kept):
+            dropped.add(id(b))
+        else:
+            kept.append(outline)
+    return [s for s in sightings if id(s) not in dropped]
+
+
+def _area(pts: tuple[tuple[float, float], ...]) -> float:
+    return abs(float(cv2.contourArea(np.array(pts, np.float32))))
 
 
 def _no_back_on_a_face(sightings: list[Sighting]) -> list[Sighting]:

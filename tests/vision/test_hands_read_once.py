@@ -239,3 +239,18 @@ def test_on_a_pale_table_a_hole_card_under_its_up_card_is_found_by_its_colour() 
     for b in under:  # each on a back of its own, not a face's outline
         middle = np.mean(np.array(b.outline), axis=0)
         assert any(recognizer._strictly_inside(tuple(map(tuple, t)), middle) for t in backs)
+
+
+def test_a_back_found_again_inside_a_bigger_back_is_one_card() -> None:
+    # one back found twice: whole, and again as its inner border (or as the card a corner's letters
+    # imply); a hand of two backs, one half over the other, stays two cards
+    def back(x: float, y: float, w: float, evidence: str = "no index") -> Sighting:
+        outline = ((x, y), (x + w, y), (x + w, y + 1.4 * w), (x, y + 1.4 * w))
+        return Sighting(BACK, 0.8, outline, None, (evidence,))
+
+    whole, border = back(100, 100, 200), back(120, 130, 150, "JOKER letters on a back's lattice")
+    assert recognizer._one_sighting_per_back([border, whole]) == [whole]
+    lower, upper = back(100, 100, 200), back(200, 110, 200)  # half a card over the first
+    assert recognizer._one_sighting_per_back([lower, upper]) == [lower, upper]
+    face = Sighting("7H", 1.0, whole.outline, ((100.0, 100.0),) * 4)
+    assert recognizer._one_sighting_per_back([face, border, whole]) == [face, whole]
