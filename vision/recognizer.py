@@ -46,7 +46,14 @@ from vision.index import (
     letter_column,
     segment_index,
 )
-from vision.index_frames import FrameStep, TakenIndices, find_frames, letters_on_a_back, read_index_frames
+from vision.index_frames import (
+    SURE,
+    FrameStep,
+    TakenIndices,
+    find_frames,
+    letters_on_a_back,
+    read_index_frames,
+)
 from vision.patch_reader import second_opinion
 from vision.render import CARD_ASPECT
 from vision.sighting import BACK, JOKER, RED_SUITS, Sighting
@@ -473,7 +480,7 @@ class Recognizer:
                 ]
             if self.face_check:
                 sightings = check_faces(view, sightings)
-            sightings = _one_reading_per_index(_one_sighting_per_back(sightings))
+            sightings = _one_reading_per_index(_one_sighting_per_card(_one_sighting_per_back(sightings)))
         if self.mode == "shoe" and all(s.card == BACK for s in sightings):
             # a scan or tight crop has no card edge to find: what was found may be a court card's
             # inner frame (which looks like a back); the frame itself may be the card
@@ -573,6 +580,24 @@ def _one_sighting_per_back(sightings: list[Sighting]) -> list[Sighting]:
             dropped.add(id(b))
         else:
             kept.append(outline)
+    return [s for s in sightings if id(s) not in dropped]
+
+
+def _one_sighting_per_card(sightings: list[Sighting]) -> list[Sighting]:
+    """A face read unsurely (under ``SURE``) whose outline's middle lies on a surer sighting of the
+    same code, or whose outline holds that one's middle, is that card read again through another
+    corner (its outline implied by a card width the finder got wrong); two copies of a card lying
+    one on the other are told apart only where both read surely (``index_frames``)."""
+    dropped: set[int] = set()
+    faces = sorted((s for s in sightings if s.index_corner), key=lambda s: -s.confidence)
+    for i, a in enumerate(faces):
+        for b in faces[i + 1 :]:
+            if b.card != a.card or b.confidence >= SURE or id(a) in dropped:
+                continue
+            if _strictly_inside(a.outline, np.mean(np.array(b.outline), axis=0)) or _strictly_inside(
+                b.outline, np.mean(np.array(a.outline), axis=0)
+            ):
+                dropped.add(id(b))
     return [s for s in sightings if id(s) not in dropped]
 
 

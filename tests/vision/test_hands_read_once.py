@@ -254,3 +254,18 @@ def test_a_back_found_again_inside_a_bigger_back_is_one_card() -> None:
     assert recognizer._one_sighting_per_back([lower, upper]) == [lower, upper]
     face = Sighting("7H", 1.0, whole.outline, ((100.0, 100.0),) * 4)
     assert recognizer._one_sighting_per_back([face, border, whole]) == [face, whole]
+
+
+def test_a_card_read_again_unsurely_through_another_corner_is_one_card() -> None:
+    # the 10S read surely at its index, and again at 0.67 through a mirrored corner whose frame
+    # implied a card of the wrong width: one card; read surely both times, they may be two copies
+    def face(conf: float, x: float, y: float, w: float, code: str = "10S") -> Sighting:
+        outline = ((x, y), (x + w, y), (x + w, y + 1.4 * w), (x, y + 1.4 * w))
+        return Sighting(code, conf, outline, ((x, y),) * 4, (f"{code}:{conf:.2f}",))
+
+    sure, again = face(0.96, 100, 100, 200), face(0.67, 80, 90, 150)
+    assert recognizer._one_sighting_per_card([again, sure]) == [sure]
+    copy = face(0.95, 80, 90, 150)
+    assert recognizer._one_sighting_per_card([copy, sure]) == [copy, sure]
+    other = face(0.67, 80, 90, 150, "9S")
+    assert recognizer._one_sighting_per_card([other, sure]) == [other, sure]
