@@ -180,9 +180,11 @@ def _a_hand(s: Sighting, typical: float) -> bool:
     return typical > 0 and area > MERGED * CARD_ASPECT * typical**2
 
 
-def in_a_back(quad: np.ndarray, backs: list[np.ndarray]) -> bool:
+def in_a_back(quad: np.ndarray, backs: list[np.ndarray], share: float = 0.0) -> bool:
     """Whether ``quad`` is one of the backs already seen (outlines, N × 1 × 2): the two overlap by
-    ``SAME_BACK`` of the smaller. (Two backs of a hand overlap by less than half a card.)"""
+    ``share`` (``SAME_BACK`` by default) of the smaller. (Two backs of a hand overlap by less than
+    half a card.)"""
+    share = share or SAME_BACK
     q = quad.astype(np.float32).reshape(-1, 2)
     qa = abs(float(cv2.contourArea(q)))
     for b in backs:
@@ -193,7 +195,7 @@ def in_a_back(quad: np.ndarray, backs: list[np.ndarray]) -> bool:
         except cv2.error:  # a degenerate outline: fall back on the middle
             x, y = q.mean(axis=0)
             inter = small if cv2.pointPolygonTest(b, (float(x), float(y)), False) >= 0 else 0.0
-        if small > 0 and inter >= SAME_BACK * small:
+        if small > 0 and inter >= share * small:
             return True
     return False
 

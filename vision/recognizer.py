@@ -214,9 +214,7 @@ class Recognizer:
         good = [r for r in readings if r.confidence >= self.min_confidence]
         if not good and self._is_back(image, quad, index, readings):
             # before the other corners are tried: a back's corners hold no index, only lattice
-            return Sighting(
-                BACK, 0.8, _outline(quad), None, evidence=("no index; the card-side network sees a back",)
-            )
+            return Sighting(BACK, 0.8, _outline(quad), None, evidence=(TRACED_BACK,))
         if not good:
             # a four-index deck's mirrored corners, read only where glyphs segment: read whole, they
             # gave no reading in 115 on 120 training-family scenes
@@ -568,15 +566,20 @@ def _outline(quad: CardQuad) -> tuple[tuple[float, float], ...]:
 
 
 def _one_sighting_per_back(sightings: list[Sighting]) -> list[Sighting]:
-    """One back, one sighting: a back lying mostly on a bigger back seen (``hand_backs.in_a_back``)
-    is part of it found again (its inner border, a corner's letters read as a joker's and turned
-    into a back): the biggest of such backs stands."""
-    backs = sorted((s for s in sightings if s.card == BACK), key=lambda s: -_area(s.outline))
+    """One back, one sighting: a back lying almost wholly on another (``WITHIN`` of the smaller, by
+    ``hand_backs.in_a_back``) is one back found twice (its inner border, a corner's letters read as
+    a joker's and turned into a back). A back traced whole stands before one guessed from corners,
+    the bigger before the smaller. (The two backs of a hand dealt face down overlap far less, but
+    the outlines guessed for them can overlap more than half.)"""
+    backs = sorted(
+        (s for s in sightings if s.card == BACK),
+        key=lambda s: (not (s.evidence and s.evidence[0] == TRACED_BACK), -_area(s.outline)),
+    )
     kept: list[np.ndarray] = []
     dropped: set[int] = set()
     for b in backs:
         outline = np.array(b.outline, np.float32).reshape(-1, 1, 2)
-        if in_a_back(outline, kept):
+        if in_a_back(outline, kept, WITHIN):
             dropped.add(id(b))
         else:
             kept.append(outline)
@@ -656,6 +659,8 @@ def _strictly_inside(pts: tuple[tuple[float, float], ...], p: np.ndarray) -> boo
     return cv2.pointPolygonTest(poly, (float(p[0]), float(p[1])), False) > 0
 
 
+WITHIN = 0.9  # of a back's outline lying on another's: one back found twice
+TRACED_BACK = "no index; the card-side network sees a back"  # a whole card's outline, read as a back
 INNER_FRAME = 0.8  # a court card's picture frame covers well under this much of its card
 PART_OF_A_CARD = 0.5  # of the faces' median width: a back no longer than this any way is no card
 

@@ -254,6 +254,10 @@ def test_a_back_found_again_inside_a_bigger_back_is_one_card() -> None:
     assert recognizer._one_sighting_per_back([lower, upper]) == [lower, upper]
     face = Sighting("7H", 1.0, whole.outline, ((100.0, 100.0),) * 4)
     assert recognizer._one_sighting_per_back([face, border, whole]) == [face, whole]
+    # a back traced whole stands before a bigger outline guessed from a merged region's corners
+    traced = back(120, 130, 150, recognizer.TRACED_BACK)
+    guessed = back(100, 100, 200, "a back among the corners of a merged region")
+    assert recognizer._one_sighting_per_back([guessed, traced]) == [traced]
 
 
 def test_a_card_read_again_unsurely_through_another_corner_is_one_card() -> None:
