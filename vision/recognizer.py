@@ -616,12 +616,9 @@ def _no_back_on_a_face(sightings: list[Sighting]) -> list[Sighting]:
     recogniser grows those lying on a face into whole cards (``completed_backs``)."""
     faces = [s for s in sightings if s.index_corner]
 
-    def area(pts: tuple[tuple[float, float], ...]) -> float:
-        return float(cv2.contourArea(np.array(pts, np.float32)))
-
     def inner_frame(b: Sighting) -> bool:
         centre = np.mean(np.array(b.outline), axis=0)
-        smaller = [f for f in faces if area(b.outline) < INNER_FRAME * area(f.outline)]
+        smaller = [f for f in faces if _area(b.outline) < INNER_FRAME * _area(f.outline)]
         return any(_strictly_inside(f.outline, centre) for f in smaller)
 
     # cards under one camera are about one size: a back smaller every way than half the faces' width
