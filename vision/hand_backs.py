@@ -180,11 +180,9 @@ def _a_hand(s: Sighting, typical: float) -> bool:
     return typical > 0 and area > MERGED * CARD_ASPECT * typical**2
 
 
-def in_a_back(quad: np.ndarray, backs: list[np.ndarray], share: float = 0.0) -> bool:
+def in_a_back(quad: np.ndarray, backs: list[np.ndarray], share: float = SAME_BACK) -> bool:
     """Whether ``quad`` is one of the backs already seen (outlines, N × 1 × 2): the two overlap by
-    ``share`` (``SAME_BACK`` by default) of the smaller. (Two backs of a hand overlap by less than
-    half a card.)"""
-    share = share or SAME_BACK
+    ``share`` of the smaller. (Two backs of a hand overlap by less than half a card.)"""
     q = quad.astype(np.float32).reshape(-1, 2)
     qa = abs(float(cv2.contourArea(q)))
     for b in backs:

@@ -416,7 +416,7 @@ class TakenIndices:
     def holds(self, f: CornerFrame, sideways: bool) -> bool:
         """Whether corner ``f`` is a card's read surely, or its index (read upright or ``sideways``)
         lies on one read surely."""
-        if len(self.corners) and np.hypot(*(self.corners - f.origin).T).min() < 0.1 * f.width:
+        if _near(self.corners, f).any():
             return True
         p = index_point(IndexFrame(f, sideways, 0.0))
         return any(cv2.pointPolygonTest(q, p, False) >= 0 for q in self.boxes)
