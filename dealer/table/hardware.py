@@ -38,6 +38,9 @@ PAUSING: dict[type[fb.DeviceEvent], str] = {
     fb.QueueOverflow: "device event queue overflowed: check the last cards",
 }
 CLEARING: dict[type[fb.DeviceEvent], str] = {fb.JamCleared: "jam", fb.DoorClosed: "door open"}
+# A busy reel display (still turning or homing) is asked again this often, this many times.
+REEL_RETRY_S = 0.25
+REEL_ATTEMPTS = 40
 
 
 def link_source(kind: str) -> str:
@@ -150,14 +153,30 @@ class TableHardware:
             reels = self.devices.get("reels")
             if not isinstance(reels, fb.ReelDisplay) or stops is None:
                 return
+            self._show_stops(reels, stops)
+
+    def _show_stops(self, reels: fb.ReelDisplay, stops: tuple[int, int, int]) -> None:
+        """Show one spin on the display. A display still turning or homing (busy), or one that reset
+        while the spin was in flight, is asked again after a short wait, until it shows the spin, a
+        newer spin is waiting or the table closes: the display must end on the last logged spin."""
+        for _ in range(REEL_ATTEMPTS):
             try:
                 try:
                     reels.spin(stops)
                 except fb.NotHomedError:
                     reels.home()
                     reels.spin(stops)
+                return
+            except (fb.DeviceBusy, fb.CommandInterrupted) as exc:
+                log.info("the reel display could not show %s yet: %s", stops, exc)
             except fb.FirmwareBridgeError as exc:
                 log.warning("the reel display could not show %s: %s", stops, exc)
+                return
+            with self._reels_wake:
+                if self._reels_wake.wait_for(lambda: self._reels_next is not None or self._closing,
+                                             timeout=REEL_RETRY_S):
+                    return  # a newer spin replaces this one, or the table is closing
+        log.warning("the reel display could not show %s after %d attempts", stops, REEL_ATTEMPTS)
 
     @property
     def shoe(self) -> fb.Shoe | None:
