@@ -182,7 +182,9 @@ def _mean_of(values: np.ndarray, where: np.ndarray) -> float:
 
 
 def segment_index(patch: np.ndarray, *, from_right: bool = False) -> IndexGlyphs | None:
-    """Split the index of an upright corner patch into rank and suit glyphs, or ``None`` if no index."""
+    """Split the index of an upright corner patch into rank and suit glyphs, or ``None`` if no index.
+    ``from_right`` looks for the index column at the patch's right edge (a four-index deck's top-right
+    index); boxes are then in the mirrored patch's pixels, the glyphs as printed."""
     if from_right:
         patch = patch[:, ::-1]
     b, g, r = cv2.split(patch)
@@ -293,11 +295,11 @@ def segment_index(patch: np.ndarray, *, from_right: bool = False) -> IndexGlyphs
     if suit_c:
         parts.append(([suit_c[0]], (suit_c[1], suit_c[2], suit_c[3], suit_c[4])))
     cut = [glyph(lbls, box) for lbls, box in parts]
+    # the column was found on the mirrored patch; the glyphs are read as printed (a J mirrored reads as a 3)
+    crops = [c[:, ::-1] if from_right else c for c, _ in cut]
     glyphs = [
         Glyph(box, features, redness)
-        for (_, box), (_, redness), features in zip(
-            parts, cut, _describe_crops([c for c, _ in cut]), strict=True
-        )
+        for (_, box), (_, redness), features in zip(parts, cut, _describe_crops(crops), strict=True)
     ]
     rank = glyphs[0]
     alternatives = (glyphs[1],) if len(members) > 1 else ()

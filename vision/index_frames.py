@@ -127,8 +127,11 @@ def read_index_frames(
     walked: list[CornerFrame] = []  # the row walk's frames read so far: none is read twice
     if rec.row_walk:
         found += _walk_rows(rec, image, found, colour, known, walked)
-    if unread and rec.closer_look:
-        more = closer_frames(rec, image, unread, [fr for _, fr in found])
+    # a reading through a sideways frame leaves doubt too: the finder may have misjudged an upright
+    # index's turn (a two-index deck has no sideways index), often where it merged neighbouring ones
+    doubt = unread + [fr for _, fr in found if fr.sideways]
+    if doubt and rec.closer_look:
+        more = closer_frames(rec, image, doubt, [fr for _, fr in found])
         for step in rec.frame_steps:
             more = step(rec, image, more)
         sure = [(r, fr) for r, fr in found if r.confidence >= TAKEN_SURE and r.index_corner]
@@ -542,7 +545,7 @@ def _covers(f: IndexFrame, p: np.ndarray, grow: float = 1.35) -> bool:
     m = f.frame.card_to_image()
     u, v = np.linalg.solve(m[:2, :2], np.asarray(p, float) - m[:2, 2])
     long, short = (u, v) if f.sideways else (v, u)
-    return bool(-0.1 < short < grow and -0.1 < long < grow * CARD_ASPECT)
+    return bool(-0.1 < short < grow and -0.3 < long < grow * CARD_ASPECT)
 
 
 def _moved(f: CornerFrame, bx: float, by: float) -> CornerFrame:

@@ -330,3 +330,24 @@ def test_a_frame_at_a_backs_corner_is_its_lattice_only_when_it_runs_into_the_bac
     assert sure.holds(lattice)
     assert not sure.holds(card_above) and sure.on_a_back(card_above)
     assert not sure.holds(elsewhere) and not sure.on_a_back(elsewhere)
+
+
+def test_a_four_index_cards_two_top_indices_are_one_card_though_their_frames_are_turned() -> None:
+    # the upright index at the top-left corner and the mirrored one at the top-right corner, read
+    # sideways; the finder misjudges each frame's turn by 10 degrees, so neither frame's card quite
+    # reaches the other's corner along its long side
+    def turn(degrees: float) -> np.ndarray:
+        t = np.radians(degrees)
+        return np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+
+    top_left = frame_from_vectors(np.array([100.0, 100.0]), turn(10) @ [80.0, 0.0], turn(10) @ [0.0, 80.0])
+    top_right = frame_from_vectors(
+        np.array([180.0, 100.0]), turn(-10) @ [-80.0, 0.0], turn(-10) @ [0.0, 80.0]
+    )
+    assert top_right.sideways and not top_left.sideways
+    found = [(_reading("9H", 1.0), top_left), (_reading("9H", 0.97), top_right)]
+    assert len(index_frames.group_readings(found)) == 1
+    # a 9H a card's length further down the table is another card
+    below = frame_from_vectors(np.array([100.0, 260.0]), np.array([80.0, 0.0]), np.array([0.0, 80.0]))
+    apart = [(_reading("9H", 1.0), top_left), (_reading("9H", 0.6), below)]
+    assert len(index_frames.group_readings(apart)) == 2
