@@ -44,10 +44,11 @@ if TYPE_CHECKING:
 SURE = 0.9  # a reading this confident is taken as right (confidences are calibrated)
 BETWEEN_TURN = 25.0  # degrees between the axes of two index frames of a fan's neighbouring cards, at most
 BETWEEN_GAP = (0.3, 0.8)  # card widths along the short edge between two indices with one hidden between
-# two sure readings of one code at frames facing one way (within ALIKE_TURN degrees) and alike in
+# two readings of one code (one sure) at frames facing one way (within ALIKE_TURN degrees) and alike in
 # width (within ALIKE_WIDTH times) are two copies of the card, not two corners of one
 ALIKE_TURN = 45.0
 ALIKE_WIDTH = 1.3
+COPY_MIN = 0.8  # the less sure of two copies' readings, at least (the other is sure)
 APART = 0.35  # card widths between two copies' corners, at least (one corner read twice lies closer)
 ALONG = np.cos(np.radians(20.0))  # a frame axis within this angle of a back's edge runs along it
 ROW_ROUNDS = 4  # a row's ends are walked this many steps at most
@@ -517,13 +518,15 @@ def index_point(f: IndexFrame) -> tuple[float, float]:
 
 
 def _two_copies(a: tuple[Reading, IndexFrame], b: tuple[Reading, IndexFrame]) -> bool:
-    """Whether two sure readings of one code are two copies of the card (a multi-deck shoe's): their
+    """Whether two readings of one code, one sure and the other at least ``COPY_MIN`` (a copy partly
+    covered reads less surely), are two copies of the card (a multi-deck shoe's): their
     upright frames face the same way, at about one card width (``_alike``), ``APART``. One card's
     two upright corners never face the same way: its far index is turned half round."""
     (ra, fa), (rb, fb) = a, b
     gap = float(np.linalg.norm(fa.frame.origin - fb.frame.origin))
     apart = gap >= APART * min(fa.frame.width, fb.frame.width)
-    return ra.card == rb.card and min(ra.confidence, rb.confidence) >= SURE and apart and _alike(fa, fb)
+    sure = max(ra.confidence, rb.confidence) >= SURE and min(ra.confidence, rb.confidence) >= COPY_MIN
+    return ra.card == rb.card and sure and apart and _alike(fa, fb)
 
 
 def _alike(a: IndexFrame, b: IndexFrame) -> bool:

@@ -202,6 +202,7 @@ def test_two_sure_readings_of_one_code_facing_one_way_are_two_copies_of_the_card
         return len(index_frames.group_readings([(_reading("7H", c), f) for c, f in found]))
 
     assert groups((1.0, first), (0.98, second)) == 2  # two copies
+    assert groups((1.0, first), (0.85, second)) == 2  # the second less sure, as a partly covered copy reads
     assert groups((1.0, first), (0.7, second)) == 1  # an unsure one may be a misread of the other
     assert groups((1.0, first), (0.98, far_corner)) == 1  # one card read at both its corners
     assert groups((1.0, first), (0.98, again)) == 1  # one corner read through two frames
