@@ -48,6 +48,7 @@ BETWEEN_GAP = (0.3, 0.8)  # card widths along the short edge between two indices
 # width (within ALIKE_WIDTH times) are two copies of the card, not two corners of one
 ALIKE_TURN = 45.0
 ALIKE_WIDTH = 1.3
+FAR_CORNER = 1.3  # card widths between one card's two index corners, at least (the diagonal is 1.72)
 COPY_MIN = 0.8  # the less sure of two copies' readings, at least (the other is sure)
 APART = 0.35  # card widths between two copies' corners, at least (one corner read twice lies closer)
 ALONG = np.cos(np.radians(20.0))  # a frame axis within this angle of a back's edge runs along it
@@ -354,8 +355,9 @@ def group_readings(found: list[tuple[Reading, IndexFrame]]) -> list[list[tuple[R
     """The readings of one card together, its surest upright reading first: the same code read at
     a corner of the card the other frame implies (the card width, hence the far corners, is the
     least sure part of a frame) unless it is another copy of a card read there (``_two_copies``),
-    or another code read where the outlines coincide closely, unless both readings are sure: two
-    sure readings of two codes are two cards (in a hand two indices can imply one outline)."""
+    or another code read where the outlines coincide closely from the same corner or the card's far
+    one, unless both readings are sure: two sure readings of two codes are two cards (in a hand two
+    indices can imply one outline), and so are two frames at corners no card has two indices at."""
     groups: list[list[tuple[Reading, IndexFrame]]] = []
     for it in sorted(found, key=lambda t: (t[1].sideways, -t[0].confidence)):
         centre = it[1].outline().mean(axis=0)
@@ -366,9 +368,12 @@ def group_readings(found: list[tuple[Reading, IndexFrame]]) -> list[list[tuple[R
                     _covers(lead, it[1].frame.origin) or _covers(it[1], lead.frame.origin)
                 )
             else:
+                gap = float(np.linalg.norm(lead.frame.origin - it[1].frame.origin)) / lead.frame.width
                 same = bool(
                     np.linalg.norm(lead.outline().mean(axis=0) - centre) < 0.1 * lead.frame.width
                     and min(g[0][0].confidence, it[0].confidence) < SURE
+                    # one corner read twice, or the card's far corner: not a corner between the two
+                    and (gap < APART or gap > FAR_CORNER)
                 )
             if same:
                 g.append(it)

@@ -187,6 +187,12 @@ def test_two_sure_readings_of_two_codes_are_two_cards_even_where_their_outlines_
     assert groups(0.6, 0.97) == [["AS", "10D"]]  # the surer reading leads
     same = [(_reading("10D", 0.97), top_left), (_reading("10D", 0.95), bottom_right)]
     assert len(index_frames.group_readings(same)) == 1  # one card read at both corners
+    # a frame turned a quarter round whose outline coincides lies at neither of the card's index
+    # corners (a card's are a diagonal apart): another card, however unsure its reading
+    quarter = frame_from_vectors(np.array([196.0, 116.0]), np.array([0.0, 80.0]), np.array([-80.0, 0.0]))
+    assert np.allclose(top_left.outline().mean(axis=0), quarter.outline().mean(axis=0))
+    found = [(_reading("10D", 0.97), top_left), (_reading("AS", 0.6), quarter)]
+    assert len(index_frames.group_readings(found)) == 2
 
 
 def test_two_sure_readings_of_one_code_facing_one_way_are_two_copies_of_the_card() -> None:
