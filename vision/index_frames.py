@@ -48,6 +48,9 @@ BETWEEN_GAP = (0.3, 0.8)  # card widths along the short edge between two indices
 # width (within ALIKE_WIDTH times) are two copies of the card, not two corners of one
 ALIKE_TURN = 45.0
 ALIKE_WIDTH = 1.3
+# a four-index card's top-right corner lies where its long side starts: a frame turned a little off
+# (10° puts it 0.17 card widths before) still holds it
+LONG_SLACK = 0.3
 FAR_CORNER = 1.3  # card widths between one card's two index corners, at least (the diagonal is 1.72)
 COPY_MIN = 0.8  # the less sure of two copies' readings, at least (the other is sure)
 APART = 0.35  # card widths between two copies' corners, at least (one corner read twice lies closer)
@@ -549,11 +552,12 @@ def _alike(a: IndexFrame, b: IndexFrame) -> bool:
 
 
 def _covers(f: IndexFrame, p: np.ndarray, grow: float = 1.35) -> bool:
-    """Whether ``p`` lies on the card frame ``f`` implies, its size allowed to be ``grow`` times off."""
+    """Whether ``p`` lies on the card frame ``f`` implies, its size allowed to be ``grow`` times off, and
+    up to ``LONG_SLACK`` before its long side starts."""
     m = f.frame.card_to_image()
     u, v = np.linalg.solve(m[:2, :2], np.asarray(p, float) - m[:2, 2])
     long, short = (u, v) if f.sideways else (v, u)
-    return bool(-0.1 < short < grow and -0.3 < long < grow * CARD_ASPECT)
+    return bool(-0.1 < short < grow and -LONG_SLACK < long < grow * CARD_ASPECT)
 
 
 def _moved(f: CornerFrame, bx: float, by: float) -> CornerFrame:
