@@ -8,17 +8,23 @@ from firmware_bridge.events import DeviceEvent, ReelHomeFailed, ReelStopped
 from firmware_bridge.protocol.layouts import DISPLAY_FIELDS, DeviceKind
 
 REELS = 3
+HOME = 0  # the position a homed reel stops at
 
 
 class ReelDisplay(Device):
     kind = DeviceKind.REELS
 
-    def _stops(self, mark: int, timeout: float, what: str) -> tuple[ReelStopped, ...]:
+    def _stops(self, mark: int, timeout: float, what: str, at: tuple[int, ...]) -> tuple[ReelStopped, ...]:
+        """Each reel's stop at ``at`` after event ``mark``. A stop elsewhere is not this command's: a
+        device that rebooted resends the events the host had not acknowledged (the stops of a spin
+        cut short), and they can arrive while the next command runs."""
         results: list[ReelStopped] = []
         for reel in range(REELS):
 
             def match(event: DeviceEvent, reel: int = reel) -> bool:
-                return isinstance(event, ReelStopped | ReelHomeFailed) and event.reel == reel
+                if isinstance(event, ReelHomeFailed):
+                    return event.reel == reel
+                return isinstance(event, ReelStopped) and event.reel == reel and event.position == at[reel]
 
             event = self._wait_event(match, mark, timeout, f"{what} of reel {reel + 1}")
             if isinstance(event, ReelHomeFailed):
@@ -31,7 +37,7 @@ class ReelDisplay(Device):
         """Drive every reel to its home position; raises :class:`NotHomedError` if one fails."""
         mark = self._mark()
         self._command("HOME")
-        return self._stops(mark, timeout, "home")
+        return self._stops(mark, timeout, "home", (HOME,) * REELS)
 
     def spin(self, stops: tuple[int, int, int], timeout: float = 10.0) -> tuple[ReelStopped, ...]:
         """Spin and stop the reels at ``stops`` (chosen by the host's RNG); returns the three stops."""
@@ -39,7 +45,7 @@ class ReelDisplay(Device):
             raise ValueError(f"spin needs {REELS} stop positions, got {len(stops)}")
         mark = self._mark()
         self._command("SPIN", {"stops": tuple(stops)})
-        return self._stops(mark, timeout, "stop")
+        return self._stops(mark, timeout, "stop", tuple(stops))
 
     def set_display(self, field: str | int, value: int) -> None:
         """Show ``value`` on a display meter: credits, bet, paid, free_spins, progressive, loss_meter."""

@@ -261,6 +261,31 @@ def test_reels_home_spin_and_refuse_bad_stops(open_kind: Opener) -> None:
     assert reels.meters()["spins"] >= 1
 
 
+def test_stops_resent_by_a_rebooted_display_do_not_end_the_next_home_early(
+    open_kind: Opener, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # RULES H7: a display that rebooted mid-spin resends the stops the host had not acknowledged; they
+    # arrive while the next command runs (here: delivered the moment HOME is acknowledged, before its
+    # own stops) and are not its stops, so the reels are not taken for homed while they still turn
+    reels = open_kind("reels", seed=16)
+    assert isinstance(reels, ReelDisplay)
+    reels.home()
+    resent = [ReelStopped(event_no=None, reel=k, position=p) for k, p in enumerate((5, 6, 7))]
+    command = reels._command
+
+    def command_then_resent_stops(name: str, values: dict[str, object] | None = None) -> dict[str, object]:
+        reply = command(name, values)
+        if name == "HOME":
+            for event in resent:
+                reels._deliver(event)
+        return reply
+
+    monkeypatch.setattr(reels, "_command", command_then_resent_stops)
+    homed = reels.home()
+    assert [(r.reel, r.position) for r in homed] == [(0, 0), (1, 0), (2, 0)]
+    assert [s.position for s in reels.spin((8, 9, 10))] == [8, 9, 10]
+
+
 def test_reel_home_failure_and_reset_needs_rehome(open_kind: Opener) -> None:
     reels = open_kind("reels", seed=15)
     sim = needs_sim(reels)
