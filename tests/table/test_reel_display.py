@@ -7,10 +7,13 @@ host must ask again rather than leave the reels on an older spin.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+import pytest
 
 import firmware_bridge as fb
 from dealer.config import load_settings
@@ -27,7 +30,10 @@ def _until(what: str, condition: Callable[[], bool]) -> None:
         time.sleep(0.01)
 
 
-def test_a_spin_sent_while_the_reels_still_turn_is_shown_once_they_stop(tmp_path: Path) -> None:
+def test_a_spin_sent_while_the_reels_still_turn_is_shown_once_they_stop(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="dealer.table.hardware")
     process = fb.start_simulator("reels", action_time=ACTION_S)
     reels = fb.ReelDisplay(process.port, simulator=process, on_close=process.stop)
     hardware = TableHardware(load_settings(None, table={"db": tmp_path / "t.db"}),
@@ -44,5 +50,6 @@ def test_a_spin_sent_while_the_reels_still_turn_is_shown_once_they_stop(tmp_path
         _until("the newest spin", lambda: process.stats()["state"]["positions"] == [7, 8, 9])
         turning.join(timeout=WAIT)
         assert process.stats()["state"]["meters"]["spins"] == 2  # each spin shown once
+        assert "could not show (7, 8, 9) yet" in caplog.text  # it was refused while the reels turned
     finally:
         hardware.close()
