@@ -589,8 +589,9 @@ def _one_sighting_per_back(sightings: list[Sighting]) -> list[Sighting]:
 def _one_sighting_per_card(sightings: list[Sighting]) -> list[Sighting]:
     """A face read unsurely (under ``SURE``) whose outline's middle lies on a surer sighting of the
     same code, or whose outline holds that one's middle, is that card read again through another
-    corner (its outline implied by a card width the finder got wrong); two copies of a card lying
-    one on the other are told apart only where both read surely (``index_frames``)."""
+    corner (its outline implied by a card width the finder got wrong). Two copies of a card lying
+    one on the other therefore both stand only where both read surely, though ``index_frames``
+    groups them apart already when one reads surely and the other at least ``COPY_MIN``."""
     dropped: set[int] = set()
     faces = sorted((s for s in sightings if s.index_corner), key=lambda s: -s.confidence)
     for i, a in enumerate(faces):
