@@ -47,6 +47,7 @@ from vision.index import (
     segment_index,
 )
 from vision.index_frames import (
+    COPY_MIN,
     SURE,
     FrameStep,
     TakenIndices,
@@ -602,16 +603,16 @@ def _one_sighting_per_back(sightings: list[Sighting]) -> list[Sighting]:
 
 
 def _one_sighting_per_card(sightings: list[Sighting]) -> list[Sighting]:
-    """A face read unsurely (under ``SURE``) whose outline's middle lies on a surer sighting of the
-    same code, or whose outline holds that one's middle, is that card read again through another
-    corner (its outline implied by a card width the finder got wrong). Two copies of a card lying
-    one on the other therefore both stand only where both read surely, though ``index_frames``
-    groups them apart already when one reads surely and the other at least ``COPY_MIN``."""
+    """A face whose outline's middle lies on a surer sighting of the same code, or whose outline
+    holds that one's middle, is that card read again through another corner (its outline implied by
+    a card width the finder got wrong) — unless, as ``index_frames`` groups copies, one reads surely
+    (``SURE``) and the other at least ``COPY_MIN``: two copies of a card, one partly covering the
+    other (session 16: one card more on the training-family 240 scenes, no false card more)."""
     dropped: set[int] = set()
     faces = sorted((s for s in sightings if s.index_corner), key=lambda s: -s.confidence)
     for i, a in enumerate(faces):
         for b in faces[i + 1 :]:
-            if b.card != a.card or b.confidence >= SURE or id(a) in dropped:
+            if b.card != a.card or (a.confidence >= SURE and b.confidence >= COPY_MIN) or id(a) in dropped:
                 continue
             if _strictly_inside(a.outline, np.mean(np.array(b.outline), axis=0)) or _strictly_inside(
                 b.outline, np.mean(np.array(a.outline), axis=0)
