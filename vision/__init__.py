@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from vision.annotate import annotate, write_image
 from vision.calibration import NEW_DECK_ORDER, Calibration
-from vision.errors import CalibrationError, ModelError, SightingError, SourceError, VisionError
+from vision.errors import CalibrationError, FrameError, ModelError, SightingError, SourceError, VisionError
 from vision.recognizer import Recognizer, recognize
 from vision.sighting import BACK, CODES, JOKER, Sighting, is_card_code
 from vision.simcam import Placement, SimFrame, SimulatedCamera
@@ -37,6 +37,7 @@ __all__ = [
     "CaptureSource",
     "CardEvent",
     "Frame",
+    "FrameError",
     "FrameSource",
     "ImageSource",
     "ModelError",

@@ -39,6 +39,9 @@ SQUARE = 40.0
 # long over short sides (each the mean of two opposite ones): a card's, overhead or at a slant
 ASPECT = (1.15, 2.6)
 MIN_SIDE = 0.02  # of the frame's long side: a narrower region is no card (the finders' own floor)
+# pixels: in a frame under 400 px a back narrower than this is too small to tell from a print (and a
+# quad a few pixels across, snapped to the edges of noise, can have no area at all)
+MIN_BACK_PX = 8.0
 SAME_CARD = 0.6  # intersection over union of a candidate and a face's outline: that face
 ON_KNOWN = 0.3  # of a candidate's area on a back already seen: that back, or part of it
 SIZE_RATIO = 0.6  # of the median short side of the cards seen: the narrowest back (as closer_look)
@@ -80,7 +83,9 @@ def _whole_backs(
     # cards under one camera are about one size: a region far narrower than the cards seen is a
     # print or a letter on one of them (a joker's "O" passed for a back)
     seen = [_short_side(np.asarray(s.outline, np.float64)) for s in known if len(s.outline) == 4]
-    narrowest = max(MIN_SIDE * max(h, w), SIZE_RATIO * float(np.median(seen)) if seen else 0.0)
+    narrowest = max(
+        MIN_SIDE * max(h, w), SIZE_RATIO * float(np.median(seen)) if seen else 0.0, MIN_BACK_PX
+    )
     # a back may lie on a face (a hole card): only backs already seen are not looked for again
     taken = [np.asarray(s.outline, np.float32).reshape(-1, 1, 2) * scale for s in known if s.card == BACK]
     # a candidate about a back seen is that back again, not read twice (one about a face may be a

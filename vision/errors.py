@@ -11,6 +11,11 @@ class SightingError(VisionError, ValueError):
     """A sighting was built from invalid values (bad card code, confidence or outline)."""
 
 
+class FrameError(VisionError, ValueError):
+    """A frame given to recognition is not one it can read (not an H×W×3 uint8 BGR image, or too small),
+    or the window to look at lies outside it."""
+
+
 class SourceError(VisionError, OSError):
     """A frame source could not be opened or read."""
 

@@ -32,6 +32,7 @@ from vision.closer_look import closer_quads
 from vision.colour_backs import colour_backs
 from vision.corner_refiner import refine_step
 from vision.detect import CardQuad, CornerFrame, Detection, detect_cards, min_channel
+from vision.errors import FrameError
 from vision.face_reader import check_faces, faces_alone
 from vision.finder import FinderMaps, IndexFrame, default_finder, find_cards
 from vision.frame_copies import sharing
@@ -55,6 +56,7 @@ from vision.index_frames import (
     letters_on_a_back,
     read_index_frames,
 )
+from vision.onnx_nets import check_bgr
 from vision.patch_reader import second_opinion
 from vision.render import CARD_ASPECT
 from vision.sighting import BACK, JOKER, RED_SUITS, Sighting
@@ -80,6 +82,17 @@ def colour_is_informative(image: np.ndarray) -> bool:
     small = image[::8, ::8].astype(np.int16)
     red = small[..., 2] - np.maximum(small[..., 0], small[..., 1])
     return bool((red > 45).mean() > 0.0005)
+
+
+def _checked_window(window: object) -> tuple[int, int, int, int]:
+    """``window`` as (x, y, w, h) whole pixels, x and y at least 0, w and h at least 2, or a FrameError."""
+    try:
+        x, y, w, h = (int(v) for v in window)  # type: ignore[attr-defined]
+    except (TypeError, ValueError):
+        raise FrameError(f"window must be four whole numbers (x, y, w, h), got {window!r}") from None
+    if x < 0 or y < 0 or w < 2 or h < 2:
+        raise FrameError(f"window must have x, y >= 0 and w, h >= 2 pixels, got {(x, y, w, h)}")
+    return x, y, w, h
 
 
 def at_the_edge(box: tuple[tuple[float, float], ...], shape: tuple[int, ...]) -> bool:
@@ -110,6 +123,8 @@ class Recognizer:
     ) -> None:
         if mode not in ("shoe", "table"):
             raise ValueError(f"mode must be 'shoe' or 'table', got {mode!r}")
+        if window is not None:
+            window = _checked_window(window)
         finder = finder or DEFAULT_FINDER[mode]
         if finder not in FINDERS:
             raise ValueError(f"finder must be one of {', '.join(FINDERS)}, got {finder!r}")
@@ -412,14 +427,20 @@ class Recognizer:
         return Detection(first.quads, first.blobs + second.blobs, first.scale, tuple(extra)), maps
 
     def recognize(self, image: np.ndarray) -> list[Sighting]:
-        """Every card sighting in ``image`` (BGR); in shoe mode at most one."""
-        if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3:
-            raise ValueError("recognize expects a BGR image: an H×W×3 uint8 array")
+        """Every card sighting in ``image`` (BGR); in shoe mode at most one. A frame that is not an
+        H×W×3 uint8 array of at least 2×2 pixels, or that the window lies outside, is a ``FrameError``."""
+        check_bgr(image, "recognize", FrameError)
         ox = oy = 0
         view = image
         if self.window is not None:
             x, y, w, h = self.window
             view = image[y : y + h, x : x + w]
+            if min(view.shape[:2]) < 2:
+                fh, fw = image.shape[:2]
+                raise FrameError(
+                    f"the window {self.window} (x, y, w, h) lies outside the {fw}×{fh} frame: "
+                    "expected at least 2×2 of its pixels inside it"
+                )
             ox, oy = x, y
         with sharing(view):  # the finders' downscaled copies of the frame are made once
             sightings = self._recognize_view(view)

@@ -8,10 +8,11 @@ from typing import Annotated, Any
 
 import typer
 
-from dealer.commands.output import console, fail, print_json
+from dealer.commands.output import console, errors, fail, print_json
 from vision import (
     NEW_DECK_ORDER,
     Calibration,
+    FrameError,
     Recognizer,
     ShoeTracker,
     TableTracker,
@@ -63,7 +64,10 @@ def _recognizer(
             win = (x, y, w, h)
         except ValueError:
             fail(f"--window must be x,y,w,h in pixels, got {window!r}")
-    return Recognizer(mode, calibration=cal, window=win, finder=finder)  # type: ignore[arg-type]
+    try:
+        return Recognizer(mode, calibration=cal, window=win, finder=finder)  # type: ignore[arg-type]
+    except VisionError as exc:  # a window of no size, or off the frame's top-left
+        fail(f"--window: {exc}")
 
 
 @app.command()
@@ -88,7 +92,10 @@ def recognize(
         frame = read_image(image)
     except VisionError as exc:
         fail(str(exc))
-    found = rec.recognize(frame)
+    try:
+        found = rec.recognize(frame)
+    except VisionError as exc:
+        fail(str(exc))
     if annotated is not None:
         try:
             write_image(annotated, annotate(frame, found))
@@ -323,8 +330,16 @@ def watch(
     except VisionError as exc:
         fail(str(exc))
     with src:
+        told = ""
         for frame in src:
-            for ev in tracker.update(rec.recognize(frame.image)):
+            try:
+                sightings = rec.recognize(frame.image)
+            except FrameError as exc:  # skipped, said once until the problem changes
+                if str(exc) != told:
+                    told = str(exc)
+                    errors.print(f"frame {frame.index} skipped: {exc}", highlight=False)
+                continue
+            for ev in tracker.update(sightings):
                 if as_json:
                     typer.echo(json.dumps(ev.to_json()))
                 else:

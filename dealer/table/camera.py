@@ -31,6 +31,7 @@ class CameraWatcher:
     window: tuple[int, int, int, int] | None = None
     calibration: Path | None = None
     frames: int = 0
+    bad_frames: int = 0  # frames recognition could not read (wrong size or type, the window outside)
     _stop: threading.Event = field(default_factory=threading.Event)
     _thread: threading.Thread | None = None
     _source: vision.FrameSource | None = None
@@ -63,12 +64,23 @@ class CameraWatcher:
 
     def _run(self, source: vision.FrameSource, recognizer: vision.Recognizer,
              tracker: vision.ShoeTracker | vision.TableTracker) -> None:
+        told = ""
         try:
             for frame in source:
                 if self._stop.is_set():
                     break
                 self.frames += 1
-                for event in tracker.update(recognizer.recognize(frame.image)):
+                try:
+                    sightings = recognizer.recognize(frame.image)
+                except vision.FrameError as exc:
+                    # one bad frame (or a camera whose size no longer fits the window) is skipped, not
+                    # the end of the camera; said once until the problem changes, not thirty times a second
+                    self.bad_frames += 1
+                    if str(exc) != told:
+                        told = str(exc)
+                        log.warning("camera %s: frame %d skipped: %s", self.source, self.frames, exc)
+                    continue
+                for event in tracker.update(sightings):
                     with self._delivering:
                         if self._stop.is_set():
                             return

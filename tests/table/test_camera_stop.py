@@ -7,6 +7,7 @@ barrier while another thread calls ``stop``.
 
 from __future__ import annotations
 
+import logging
 import threading
 from pathlib import Path
 
@@ -63,3 +64,21 @@ def test_stop_waits_for_a_card_being_delivered_and_none_is_delivered_after(
     assert log == ["deliver AS", "delivered AS", "stopped"]  # nothing after the stop, nothing cut short
     watcher.wait(WAIT)
     assert log[-1] == "stopped"
+
+
+def test_frames_recognition_cannot_read_are_skipped_and_said_once_not_the_end_of_the_camera(
+        shoe_video: tuple[Path, tuple[int, int, int, int]], caplog: pytest.LogCaptureFixture) -> None:
+    # a shoe window set for a bigger camera than the one plugged in: every frame is refused, and the
+    # camera goes on (it would read again once frames fit) with one warning that says why
+    video, _ = shoe_video
+    cards: list[str] = []
+    watcher = CameraWatcher(str(video), cards.append, lambda was, really: None, mode="shoe",
+                            window=(1000, 600, 200, 300))
+    with caplog.at_level(logging.WARNING, logger="dealer.table.camera"):
+        watcher.start()
+        watcher.wait(WAIT)
+    assert watcher.frames == len(CARDS) * (10 + 2 * 3) and watcher.bad_frames == watcher.frames
+    assert cards == []
+    said = [r for r in caplog.records if r.name == "dealer.table.camera"]
+    assert len(said) == 1 and said[0].levelno == logging.WARNING
+    assert "window (1000, 600, 200, 300)" in said[0].getMessage() and "640×360 frame" in said[0].getMessage()

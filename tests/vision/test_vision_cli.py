@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -30,6 +31,25 @@ def test_recognize_missing_image_fails_with_a_message(tmp_path: Path) -> None:
     res = runner.invoke(app, ["vision", "recognize", str(tmp_path / "none.png"), "--json"])
     assert res.exit_code != 0
     assert "not found" in res.stderr
+
+
+def test_recognize_a_frame_too_small_to_read_fails_with_a_message_not_a_traceback(tmp_path: Path) -> None:
+    path = tmp_path / "dot.png"
+    cv2.imwrite(str(path), np.zeros((1, 1, 3), np.uint8))
+    res = runner.invoke(app, ["vision", "recognize", str(path)])
+    assert res.exit_code == 2
+    assert "at least 2×2 pixels, got 1×1" in res.stderr and "Traceback" not in res.output
+
+
+def test_recognize_with_a_window_outside_the_image_fails_with_a_message(tmp_path: Path) -> None:
+    path = tmp_path / "t.png"
+    cv2.imwrite(str(path), SimulatedCamera(size=(400, 300), seed=2).frame_for(["JH"], "row").image)
+    shoe = ["vision", "recognize", str(path), "--mode", "shoe", "--window"]
+    res = runner.invoke(app, [*shoe, "500,500,50,50"])
+    assert res.exit_code == 2
+    assert "lies outside the 400×300 frame" in " ".join(res.stderr.split())
+    res = runner.invoke(app, [*shoe, "0,0,0,50"])
+    assert res.exit_code == 2 and "--window" in res.stderr
 
 
 def _single_card_folders(root: Path) -> None:
@@ -126,6 +146,24 @@ def test_watch_prints_one_event_per_card(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     events = [json.loads(line) for line in res.stdout.splitlines()]
     assert [(e["event"], e["card"]) for e in events] == [("new", "8C")]
+
+
+def test_watch_skips_frames_it_cannot_read_says_so_once_and_reads_on(tmp_path: Path) -> None:
+    cam = SimulatedCamera(size=(640, 480), background="dark", seed=7)
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    frames = cam.shoe_pass("8C", steps=6, empty=2)
+    for i, img in enumerate(frames):
+        cv2.imwrite(str(folder / f"{i:03d}.png"), img)
+    for i in (1, 2):  # two one-line frames: a camera's broken grabs
+        cv2.imwrite(str(folder / f"{i:03d}b.png"), np.zeros((1, 640, 3), np.uint8))
+    res = runner.invoke(
+        app, ["vision", "watch", "--source", str(folder), "--mode", "shoe", "--confirm", "2", "--json"]
+    )
+    assert res.exit_code == 0, res.output
+    events = [json.loads(line) for line in res.stdout.splitlines()]
+    assert [(e["event"], e["card"]) for e in events] == [("new", "8C")]
+    assert res.stderr.count("skipped") == 1 and "got 640×1" in res.stderr
 
 
 @pytest.mark.slow
