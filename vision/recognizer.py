@@ -515,7 +515,9 @@ class Recognizer:
                 ]
             if self.face_check:
                 sightings = check_faces(view, sightings)
-            sightings = _one_reading_per_index(_one_sighting_per_card(_one_sighting_per_back(sightings)))
+            sightings = _one_reading_per_index(
+                _one_sighting_per_card(_one_sighting_per_back(sightings, view.shape))
+            )
         if self.mode == "shoe" and all(s.card == BACK for s in sightings):
             # a scan or tight crop has no card edge to find: what was found may be a court card's
             # inner frame (which looks like a back); the frame itself may be the card
@@ -602,12 +604,13 @@ def _outline(quad: CardQuad) -> tuple[tuple[float, float], ...]:
     return tuple((float(x), float(y)) for x, y in quad.corners)
 
 
-def _one_sighting_per_back(sightings: list[Sighting]) -> list[Sighting]:
+def _one_sighting_per_back(sightings: list[Sighting], shape: tuple[int, ...] | None = None) -> list[Sighting]:
     """One back, one sighting: a back lying almost wholly on another (``WITHIN`` of the smaller, by
     ``hand_backs.in_a_back``) is one back found twice (its inner border, a corner's letters read as
     a joker's and turned into a back). A back traced whole stands before one guessed from corners,
     the bigger before the smaller. (The two backs of a hand dealt face down overlap far less, but
-    the outlines guessed for them can overlap more than half.)"""
+    the outlines guessed for them can overlap more than half.) With the frame's ``shape``, only the
+    parts of the outlines inside the frame count: beyond its edge an outline is a guess."""
     backs = sorted(
         (s for s in sightings if s.card == BACK),
         key=lambda s: (not (s.evidence and s.evidence[0] == TRACED_BACK), -_area(s.outline)),
@@ -615,12 +618,26 @@ def _one_sighting_per_back(sightings: list[Sighting]) -> list[Sighting]:
     kept: list[np.ndarray] = []
     dropped: set[int] = set()
     for b in backs:
-        outline = np.array(b.outline, np.float32).reshape(-1, 1, 2)
+        outline = _in_frame(np.array(b.outline, np.float32), shape).reshape(-1, 1, 2)
         if in_a_back(outline, kept, WITHIN):
             dropped.add(id(b))
         else:
             kept.append(outline)
     return [s for s in sightings if id(s) not in dropped]
+
+
+def _in_frame(outline: np.ndarray, shape: tuple[int, ...] | None) -> np.ndarray:
+    """The part of the convex ``outline`` (N × 2) inside a frame of ``shape`` (all of it without one, or
+    where nothing of it is inside: that is for the caller's own tests to judge)."""
+    if shape is None:
+        return outline
+    h, w = shape[:2]
+    frame = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    try:
+        area, part = cv2.intersectConvexConvex(outline.astype(np.float32), frame)
+    except cv2.error:  # a degenerate outline
+        return outline
+    return part.reshape(-1, 2) if part is not None and area > 0 else outline
 
 
 def _one_sighting_per_card(sightings: list[Sighting]) -> list[Sighting]:

@@ -260,6 +260,24 @@ def test_a_back_found_again_inside_a_bigger_back_is_one_card() -> None:
     assert recognizer._one_sighting_per_back([guessed, traced]) == [traced]
 
 
+def test_only_the_parts_of_two_backs_inside_the_frame_say_whether_they_are_one() -> None:
+    # a held-out scene's back cut by the frame's top edge: found whole, and again as the card the
+    # letters of its lattice imply, that outline running 23 px beyond the edge. Inside the frame it
+    # lies 0.93 on the whole back (one back); counting its guessed part beyond the edge, 0.87 (two)
+    whole = Sighting(BACK, 0.8, ((1018, 22), (1113, 310), (622, 474), (525, 5)), None, ("no index",))
+    letters = Sighting(
+        BACK, 0.8, ((1005, -23), (1076, 229), (737, 244), (665, -8)), None, ("JOKER letters",)
+    )
+    assert recognizer._one_sighting_per_back([whole, letters]) == [whole, letters]
+    assert recognizer._one_sighting_per_back([whole, letters], (960, 1280, 3)) == [whole]
+    # a back wholly inside the frame is judged as before
+    lower, upper = (
+        Sighting(BACK, 0.8, ((100, 100), (300, 100), (300, 380), (100, 380)), None, ("no index",)),
+        Sighting(BACK, 0.8, ((200, 110), (400, 110), (400, 390), (200, 390)), None, ("no index",)),
+    )
+    assert recognizer._one_sighting_per_back([lower, upper], (960, 1280, 3)) == [lower, upper]
+
+
 def test_a_card_read_again_unsurely_through_another_corner_is_one_card() -> None:
     # the 10S read surely at its index, and again at 0.67 through a mirrored corner whose frame
     # implied a card of the wrong width: one card; read surely both times, they may be two copies
