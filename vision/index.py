@@ -227,6 +227,7 @@ def segment_index(patch: np.ndarray, *, from_right: bool = False) -> IndexGlyphs
     ry0 = min(c[2] for c in members)
     rx1 = max(c[1] + c[3] for c in members)
     ry1 = max(c[2] + c[4] for c in members)
+    halves = len(members)  # two for a "10" joined from its halves
     # pieces of the same glyph cut off by thin strokes (a serif K's arm): small ink within its box
     taken = {c[0] for c in comps}
     for i in range(1, n):
@@ -263,6 +264,9 @@ def segment_index(patch: np.ndarray, *, from_right: bool = False) -> IndexGlyphs
             and abs((c[1] + c[3] / 2) - (rx0 + rx1) / 2) < 0.5 * max(rx1 - rx0, c[3])
         ]
     suit_c = min(below, key=lambda c: c[2]) if below else None
+    # a rank touching its suit (blur, a low-resolution or heavy-stroked index) is one tall component:
+    # cut it at the thinnest row of its middle, where the two glyphs meet
+    neck = _neck(labels[ry0:ry1, rx0:rx1] == seed[0]) if suit_c is None and halves == 1 else None
 
     scale = max(white - dark, 1.0)
     red = cv2.subtract(r, cv2.max(b, g), dtype=cv2.CV_16S)  # how much redder than blue or green
@@ -294,6 +298,11 @@ def segment_index(patch: np.ndarray, *, from_right: bool = False) -> IndexGlyphs
         parts.append(([seed[0]], (seed[1], seed[2], seed[3], seed[4])))
     if suit_c:
         parts.append(([suit_c[0]], (suit_c[1], suit_c[2], suit_c[3], suit_c[4])))
+    elif neck is not None:
+        top, bottom = neck
+        parts = [([c[0] for c in members], (rx0 + top[0], ry0 + top[1], top[2], top[3]))]
+        parts.append(([seed[0]], (rx0 + bottom[0], ry0 + bottom[1], bottom[2], bottom[3])))
+        suit_c = (seed[0], *parts[1][1])
     cut = [glyph(lbls, box) for lbls, box in parts]
     # the column was found on the mirrored patch; the glyphs are read as printed (a J mirrored reads as a 3)
     crops = [c[:, ::-1] if from_right else c for c, _ in cut]
@@ -302,9 +311,35 @@ def segment_index(patch: np.ndarray, *, from_right: bool = False) -> IndexGlyphs
         for (_, box), (_, redness), features in zip(parts, cut, _describe_crops(crops), strict=True)
     ]
     rank = glyphs[0]
-    alternatives = (glyphs[1],) if len(members) > 1 else ()
+    alternatives = (glyphs[1],) if len(members) > 1 and neck is None else ()
     suit = glyphs[-1] if suit_c else None
     return IndexGlyphs(rank, suit, (white - dark) / 255.0, alternatives)
+
+
+def _neck(
+    mask: np.ndarray,
+) -> tuple[tuple[int, int, int, int], tuple[int, int, int, int]] | None:
+    """Where one glyph's ink ``mask`` (cut to its box) is two stacked glyphs joined by a thin neck: the
+    boxes (x, y, w, h, in the mask's pixels) above and below its thinnest row between 35 % and 75 % of
+    its height, or None. Only a component at least 1.6 times as tall as wide is looked at (a rank over
+    its suit; a lone rank is seldom that narrow), and the neck must be at most 0.35 of the widest row
+    of the narrower part."""
+    h, w = mask.shape
+    if h < 1.6 * w or h < 12:
+        return None
+    rows = mask.sum(axis=1)
+    lo, hi = int(0.35 * h), int(0.75 * h)
+    k = lo + int(np.argmin(rows[lo:hi]))
+    if k == 0 or rows[k] > 0.35 * min(rows[:k].max(), rows[k + 1 :].max()):
+        return None
+    boxes = []
+    for part, off in ((mask[:k], 0), (mask[k + 1 :], k + 1)):
+        ys, xs = np.nonzero(part)
+        if len(ys) < 4:
+            return None
+        x0, y0 = int(xs.min()), int(ys.min())
+        boxes.append((x0, off + y0, int(xs.max()) - x0 + 1, int(ys.max()) - y0 + 1))
+    return boxes[0], boxes[1]
 
 
 def white_balance_redness(patch: np.ndarray) -> float:
