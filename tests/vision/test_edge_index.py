@@ -6,29 +6,22 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from card_on_felt import AT, card_on_felt
 
 from vision import Recognizer, index_frames
-from vision.detect import CardQuad, CornerFrame
+from vision.detect import CornerFrame
 from vision.finder import frame_from_vectors
 from vision.index import Reading
 from vision.recognizer import EDGE_CAP, at_the_edge
-from vision.render import CardStyle, render_card
-
-FELT = (60, 110, 40)
 
 
 def _card_cut_at_left(code: str, cut: int) -> tuple[np.ndarray, CornerFrame]:
     """A 200-px card on felt whose left ``cut`` pixels lie beyond the frame's left edge, and the
     frame of its top-left index corner."""
-    card = render_card(code, 200, CardStyle())
-    h, w = card.image.shape[:2]
-    image = np.full((h + 200, w + 220, 3), FELT, np.uint8)
-    on_card = (card.mask > 0)[..., None]
-    image[100 : 100 + h, 100 : 100 + w] = np.where(on_card, card.image, image[100 : 100 + h, 100 : 100 + w])
-    quad = CardQuad(np.array([[100, 100], [100 + w, 100], [100 + w, 100 + h], [100, 100 + h]], np.float64))
+    image, quad = card_on_felt(code, 200)
     f = quad.frame(0)
-    shown = np.ascontiguousarray(image[:, 100 + cut :])
-    return shown, CornerFrame(f.origin - [100 + cut, 0], f.x, f.y, f.width, None)
+    shown = np.ascontiguousarray(image[:, AT + cut :])
+    return shown, CornerFrame(f.origin - [AT + cut, 0], f.x, f.y, f.width, None)
 
 
 @pytest.mark.parametrize("code", ["6S", "9H", "QD"])

@@ -7,32 +7,21 @@ another, a 4♠ read as A♠)."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
+from card_on_felt import card_on_felt
 
 from vision import Recognizer
-from vision.detect import CardQuad
 from vision.index import cut_patch, segment_index
-from vision.render import CardStyle, render_card
+from vision.render import CardStyle
 
-FELT = (60, 110, 40)
 # ranks whose lowest stroke meets the suit at a neck (the 2's and the K's broad feet do not make one)
 CODES = ["3C", "4S", "6C", "7S", "9C", "JD"]
-
-
-def _card_on_felt(code: str, width: int, style: CardStyle | None = None) -> tuple[np.ndarray, CardQuad]:
-    card = render_card(code, width, style or CardStyle(suit_gap=0.0))  # by default the suit touches the rank
-    h, w = card.image.shape[:2]
-    image = np.full((h + 200, w + 220, 3), FELT, np.uint8)
-    on_card = (card.mask > 0)[..., None]
-    image[100 : 100 + h, 100 : 100 + w] = np.where(on_card, card.image, image[100 : 100 + h, 100 : 100 + w])
-    quad = CardQuad(np.array([[100, 100], [100 + w, 100], [100 + w, 100 + h], [100, 100 + h]], np.float64))
-    return image, quad
+TOUCHING = CardStyle(suit_gap=0.0)  # the index suit drawn touching the rank
 
 
 @pytest.mark.parametrize("code", CODES)
 def test_a_rank_touching_its_suit_is_cut_into_rank_over_suit(code: str) -> None:
-    image, quad = _card_on_felt(code, 560)
+    image, quad = card_on_felt(code, 560, TOUCHING)
     glyphs = segment_index(cut_patch(image, quad.frame(0))[0])
     assert glyphs is not None and glyphs.suit is not None
     rank_box, suit_box = glyphs.rank.box, glyphs.suit.box
@@ -42,7 +31,7 @@ def test_a_rank_touching_its_suit_is_cut_into_rank_over_suit(code: str) -> None:
 
 @pytest.mark.parametrize("code", CODES)
 def test_a_big_card_whose_rank_touches_its_suit_reads(table_recognizer: Recognizer, code: str) -> None:
-    image, quad = _card_on_felt(code, 560)
+    image, quad = card_on_felt(code, 560, TOUCHING)
     reading = table_recognizer.read_corner(image, quad.frame(0))
     assert reading is not None and reading.card == code and reading.confidence >= 0.9
 
@@ -50,7 +39,7 @@ def test_a_big_card_whose_rank_touches_its_suit_reads(table_recognizer: Recogniz
 def test_a_tall_rank_alone_is_not_cut() -> None:
     # the usual index, with a gap: nothing to cut (a J or a 7 alone is not split in two)
     for code in ("JD", "7S", "QS"):
-        image, quad = _card_on_felt(code, 300, CardStyle())
+        image, quad = card_on_felt(code, 300)
         glyphs = segment_index(cut_patch(image, quad.frame(0))[0])
         assert glyphs is not None and glyphs.suit is not None
         assert glyphs.rank.box[3] > 1.2 * glyphs.suit.box[3]  # the whole rank, not its top part
