@@ -20,7 +20,7 @@ import pytest
 from vision import Recognizer
 from vision.detect import CardQuad
 from vision.errors import ModelError, VisionError
-from vision.index import cut_patch, segment_index
+from vision.index import cut_patch
 from vision.patch_reader import (
     MAX_WIDTH,
     RANK_CLASSES,
@@ -162,16 +162,14 @@ def test_rejects_bare_table_a_card_back_and_the_middle_of_a_card(masks: dict[str
     assert Counter(r.card for r in readings) == Counter({None: len(readings)})
 
 
-def test_reads_a_small_blurred_card_the_segmenting_reader_cannot_cut(masks: dict[str, np.ndarray]) -> None:
-    """A 55-px-wide card in a held-out font, slightly blurred and compressed, as in a wide table shot."""
+def test_reads_a_small_blurred_card_of_an_unseen_deck_whole(masks: dict[str, np.ndarray]) -> None:
+    """A 55-px-wide card in a held-out font, slightly blurred and compressed, as in a wide table shot.
+    (Its blurred 9 runs into its suit: the segmenter found no suit below the rank until session 16,
+    when it learned to cut a rank from a suit it touches; the patch reader reads the corner whole.)"""
     card = render_card("9D", 240, deck_style("lato", masks, 2), seed=3)
     frame, corners = photograph(card.image, card.mask, 55, 24, seed=5, blur=0.9, jpeg=60)
     quad = CardQuad(corners)
-    # the old path: at the true corners the segmenter cuts no rank-over-suit index
     rec = Recognizer("table")
-    for k in (0, 2):
-        glyphs = segment_index(cut_patch(frame, quad.frame(k))[0])
-        assert glyphs is None or glyphs.suit is None
     patch, m = cut_patch(frame, quad.frame(0))
     code, conf, reject, box = index_reading(patch, m, False)
     assert code == "9D" and conf > 0.5 and reject < 0.3 and len(box) == 4
@@ -197,9 +195,10 @@ def test_on_55_px_cards_of_unseen_decks_it_reads_far_more_than_the_glyph_readers
             old = glyphs_only.read_corner(frame, corner)
             glyph_right += old is not None and old.card == code and old.confidence >= 0.35
             n += 1
-    # measured 2026-11-23: 99 / 104 against 63 / 104
+    # measured 2026-11-23: 99 / 104 against 63 / 104; 2026-11-27, once the segmenter cut a rank from
+    # a suit it touches (session 16), 101 against 79: the glyph readers gained, the gap stays wide
     assert patch_right / n >= 0.92, (patch_right, glyph_right, n)
-    assert glyph_right / n <= 0.75, (patch_right, glyph_right, n)
+    assert glyph_right / n <= 0.8, (patch_right, glyph_right, n)
 
 
 def test_the_recogniser_asks_the_patch_reader_only_where_the_glyph_reading_is_missing_or_unsure(
