@@ -291,18 +291,17 @@ def segment_index(patch: np.ndarray, *, from_right: bool = False) -> IndexGlyphs
         redness = own_red / scale - cast if own.any() else 0.0
         return ink[y - y0 : y - y0 + h, x - x0 : x - x0 + w], redness
 
-    parts: list[tuple[list[int], tuple[int, int, int, int]]] = [
-        ([c[0] for c in members], (rx0, ry0, rx1 - rx0, ry1 - ry0))
-    ]
-    if len(members) > 1:
-        parts.append(([seed[0]], (seed[1], seed[2], seed[3], seed[4])))
-    if suit_c:
-        parts.append(([suit_c[0]], (suit_c[1], suit_c[2], suit_c[3], suit_c[4])))
-    elif neck is not None:
-        top, bottom = neck
-        parts = [([c[0] for c in members], (rx0 + top[0], ry0 + top[1], top[2], top[3]))]
-        parts.append(([seed[0]], (rx0 + bottom[0], ry0 + bottom[1], bottom[2], bottom[3])))
-        suit_c = (seed[0], *parts[1][1])
+    rank_labels = [c[0] for c in members]
+    parts: list[tuple[list[int], tuple[int, int, int, int]]]
+    if neck is not None:  # the rank above the neck, the suit below it, both of the one component
+        (tx, ty, tw, th), (bx, by, bw, bh) = neck
+        parts = [(rank_labels, (rx0 + tx, ry0 + ty, tw, th)), ([seed[0]], (rx0 + bx, ry0 + by, bw, bh))]
+    else:
+        parts = [(rank_labels, (rx0, ry0, rx1 - rx0, ry1 - ry0))]
+        if len(members) > 1:
+            parts.append(([seed[0]], (seed[1], seed[2], seed[3], seed[4])))
+        if suit_c:
+            parts.append(([suit_c[0]], (suit_c[1], suit_c[2], suit_c[3], suit_c[4])))
     cut = [glyph(lbls, box) for lbls, box in parts]
     # the column was found on the mirrored patch; the glyphs are read as printed (a J mirrored reads as a 3)
     crops = [c[:, ::-1] if from_right else c for c, _ in cut]
@@ -312,7 +311,7 @@ def segment_index(patch: np.ndarray, *, from_right: bool = False) -> IndexGlyphs
     ]
     rank = glyphs[0]
     alternatives = (glyphs[1],) if len(members) > 1 and neck is None else ()
-    suit = glyphs[-1] if suit_c else None
+    suit = glyphs[-1] if suit_c or neck is not None else None
     return IndexGlyphs(rank, suit, (white - dark) / 255.0, alternatives)
 
 
@@ -330,7 +329,7 @@ def _neck(
     rows = mask.sum(axis=1)
     lo, hi = int(0.35 * h), int(0.75 * h)
     k = lo + int(np.argmin(rows[lo:hi]))
-    if k == 0 or rows[k] > 0.35 * min(rows[:k].max(), rows[k + 1 :].max()):
+    if rows[k] > 0.35 * min(rows[:k].max(), rows[k + 1 :].max()):  # k >= 4: both parts have rows
         return None
     boxes = []
     for part, off in ((mask[:k], 0), (mask[k + 1 :], k + 1)):

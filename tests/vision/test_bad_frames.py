@@ -35,9 +35,6 @@ def test_a_frame_recognition_cannot_read_is_a_frame_error_naming_it(
     assert "expects" in str(caught.value)  # and says what it expects
 
 
-_TABLE, _SHOE = Recognizer("table"), Recognizer("shoe")
-
-
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     height=st.integers(2, 70),
@@ -46,7 +43,7 @@ _TABLE, _SHOE = Recognizer("table"), Recognizer("shoe")
     kind=st.sampled_from(["noise", "speckle", "flat"]),
 )
 def test_any_small_or_noisy_frame_gives_sightings_not_an_error(
-    height: int, width: int, seed: int, kind: str
+    table_recognizer: Recognizer, shoe_recognizer: Recognizer, height: int, width: int, seed: int, kind: str
 ) -> None:
     # before: a 2×3 frame of noise made the colour search pass a quad of no area to the card-side
     # network (CardSideError), and a frame one pixel high stopped in the corner refiner
@@ -57,7 +54,7 @@ def test_any_small_or_noisy_frame_gives_sightings_not_an_error(
         frame = np.where(rng.random((height, width, 1)) < 0.5, 250, 20).astype(np.uint8).repeat(3, axis=2)
     else:
         frame = np.full((height, width, 3), int(rng.integers(0, 256)), np.uint8)
-    for recognizer in (_TABLE, _SHOE):
+    for recognizer in (table_recognizer, shoe_recognizer):
         assert isinstance(recognizer.recognize(frame), list)
 
 
