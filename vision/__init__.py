@@ -6,11 +6,12 @@ Public API::
 
     from vision import Recognizer, Sighting, SimulatedCamera, open_source, TableTracker, ShoeTracker
     from vision import annotate, write_image  # draw what was seen, to check a camera's view
+    from vision import check_view, annotated_jpeg  # advice on the camera's set-up; a frame for a page
 """
 
 from __future__ import annotations
 
-from vision.annotate import annotate, write_image
+from vision.annotate import annotate, annotated_jpeg, write_image
 from vision.calibration import NEW_DECK_ORDER, Calibration
 from vision.errors import CalibrationError, FrameError, ModelError, SightingError, SourceError, VisionError
 from vision.recognizer import Recognizer, recognize
@@ -26,8 +27,10 @@ from vision.sources import (
     read_image,
 )
 from vision.tracking import CardEvent, ShoeTracker, TableTracker
+from vision.view_check import Advice, ViewCheck, check_view
 
 __all__ = [
+    "Advice",
     "BACK",
     "CODES",
     "JOKER",
@@ -51,8 +54,11 @@ __all__ = [
     "Sighting",
     "SourceError",
     "TableTracker",
+    "ViewCheck",
     "VisionError",
     "annotate",
+    "annotated_jpeg",
+    "check_view",
     "is_card_code",
     "open_source",
     "read_image",

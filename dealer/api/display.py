@@ -1,7 +1,7 @@
 """The pages: the night lobby, each table's TV view and phone control page, scorekeeping, the report.
 
 Static files only; every page reads the API. ``/display`` and ``/dealer`` are the default table's
-TV view and control page.
+TV view and control page; ``/camera`` is its camera check.
 """
 
 from __future__ import annotations
@@ -47,6 +47,16 @@ async def table_tv(table_id: str) -> FileResponse:
 @router.get("/tables/{table_id}/control")
 async def table_control(table_id: str) -> FileResponse:
     return _page("control.html")
+
+
+@router.get("/camera")
+async def camera_page() -> FileResponse:
+    return _page("camera.html")
+
+
+@router.get("/tables/{table_id}/camera")
+async def table_camera(table_id: str) -> FileResponse:
+    return _page("camera.html")
 
 
 @router.get("/score")

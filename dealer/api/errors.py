@@ -16,10 +16,12 @@ from dealer.core.errors import (
 )
 from dealer.table import StoreError
 from dealer.table.cage import UnknownName
+from dealer.table.host import NoCamera
 
 _STATUS: list[tuple[type[BaseException], int]] = [
     (PermissionError, 403),
     (UnknownName, 404),
+    (NoCamera, 404),
     (CardCodeError, 422),
     (MoneyError, 422),
     (UnknownOperation, 404),

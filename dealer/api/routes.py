@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from fastapi import APIRouter
-from fastapi.responses import PlainTextResponse
+from fastapi.responses import PlainTextResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from dealer import __version__
@@ -29,6 +29,7 @@ from dealer.api.models import (
     VoidIn,
 )
 from dealer.table import Record, Role
+from dealer.table.host import NoCamera
 from dealer.table.games import GAMES
 
 
@@ -140,6 +141,21 @@ def table_routes(Host: Any, state_path: str, api: str) -> APIRouter:  # noqa: N8
                              host: Host) -> dict[str, Any]:
         """Drive a device directly: shoe deal/status/meters, shuffler shuffle/roll_dice, reels spin/home."""
         return await run_in_threadpool(host.device_command, kind, command, body.args)
+
+    @router.get(api + "/camera", tags=["admin"])
+    async def camera(role: AdminRole, host: Host) -> dict[str, Any]:
+        """The table camera's latest frame: what it read, how fast recognition keeps up, and advice
+        on the camera's set-up (admin only: a shoe camera sees a card before it is turned up)."""
+        return await run_in_threadpool(lambda: host.camera_view().report())
+
+    @router.get(api + "/camera.jpg", tags=["admin"], response_class=Response,
+                responses={200: {"content": {"image/jpeg": {}}}})
+    async def camera_jpeg(role: AdminRole, host: Host) -> Response:
+        """The table camera's latest frame, at most 960 px wide, with each reading drawn on it."""
+        data = await run_in_threadpool(lambda: host.camera_view().jpeg())
+        if data is None:
+            raise NoCamera("the camera has not read a frame yet")
+        return Response(data, media_type="image/jpeg", headers={"cache-control": "no-store"})
 
     @router.post(api + "/autoplay", tags=["control"])
     async def autoplay(body: AutoplayIn, role: DealerRole, host: Host) -> dict[str, bool]:

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import vision
+from dealer.table.camera_view import ViewRecorder
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +38,11 @@ class CameraWatcher:
     _thread: threading.Thread | None = None
     _source: vision.FrameSource | None = None
     _delivering: threading.Lock = field(default_factory=threading.Lock)
+    view: ViewRecorder | None = None  # the last frame recognised and the timing, for the camera page
+
+    def __post_init__(self) -> None:
+        if self.view is None:
+            self.view = ViewRecorder(self.source, self.mode)
 
     def start(self) -> None:
         calibration = vision.Calibration.load(self.calibration) if self.calibration else None
@@ -70,16 +77,21 @@ class CameraWatcher:
                 if self._stop.is_set():
                     break
                 self.frames += 1
+                started = time.perf_counter()
                 try:
                     sightings = recognizer.recognize(frame.image)
                 except vision.FrameError as exc:
                     # one bad frame (or a camera whose size no longer fits the window) is skipped, not
                     # the end of the camera; said once until the problem changes, not thirty times a second
                     self.bad_frames += 1
+                    assert self.view is not None
+                    self.view.skipped(str(exc))
                     if str(exc) != told:
                         told = str(exc)
                         log.warning("camera %s: frame %d skipped: %s", self.source, self.frames, exc)
                     continue
+                assert self.view is not None
+                self.view.record(frame.image, sightings, 1000 * (time.perf_counter() - started))
                 for event in tracker.update(sightings):
                     with self._delivering:
                         if self._stop.is_set():

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,6 +27,7 @@ from typing import Any
 import firmware_bridge as fb
 import vision
 from dealer.config import Settings
+from dealer.table.camera_view import ViewRecorder
 from dealer.core.operations import Operation
 from dealer.core.table_state import CloseShoe, CutCardOut, PauseTable, ResumeTable
 
@@ -69,13 +71,16 @@ class SimulatedCamera:
     camera: vision.SimulatedCamera = field(default_factory=lambda: vision.SimulatedCamera(
         size=(800, 450), background="felt", seed=1, card_width=200))
     recognizer: vision.Recognizer = field(default_factory=lambda: vision.Recognizer("table"))
+    view: ViewRecorder = field(default_factory=lambda: ViewRecorder("sim", "table"))
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def look_at(self, code: str) -> str | None:
         """What the camera reads for a frame showing ``code``; None when it cannot read it."""
         with self._lock:
             frame = self.camera.frame_for([code], layout="row")
+            started = time.perf_counter()
             sightings = self.recognizer.recognize(frame.image)
+            self.view.record(frame.image, sightings, 1000 * (time.perf_counter() - started))
         best = max(sightings, key=lambda s: s.confidence, default=None)
         return None if best is None else best.card
 

@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import firmware_bridge as fb
 from dealer.config import Settings
@@ -41,6 +41,9 @@ from dealer.table.players import Seating
 from dealer.table.runtime import Table
 from dealer.table.setup import GAME_CHANGE, GAME_SOURCE, burn_after_shuffle, logged_game
 
+if TYPE_CHECKING:  # vision (and OpenCV) load only with a camera
+    from dealer.table.camera_view import ViewRecorder
+
 log = logging.getLogger(__name__)
 
 # Operation kinds a dealer may submit through the API; anything else needs an admin.
@@ -49,6 +52,10 @@ CARD_WAIT = 5.0  # seconds simulated play waits for a dealt card to come back fr
 # accounts that hold no bet: the cage, the house, the seats, slot machines' credits and their pools
 NOT_IN_PLAY = ("cage", "house", "seat-", "slot:", "progressive:")
 BETWEEN_ROUNDS = (Step.BET, Step.SHUFFLE, Step.DONE)
+
+
+class NoCamera(DealerError, LookupError):
+    """The table has no camera to show (the API answers 404)."""
 
 
 def chips_in_play(state: Any) -> int:
@@ -467,6 +474,17 @@ class TableHost:
             return self.table.submit(entry.reveal_operation(game, card))
         with self._card_lock:
             return self._deal(code)
+
+    def camera_view(self) -> ViewRecorder:
+        """What the table's camera saw last (a real camera's, or the simulated table's), for the
+        camera page. ``NoCamera`` when the table has none."""
+        if self.camera is not None:
+            view: ViewRecorder = self.camera.view
+            return view
+        if self.hardware is not None and self.hardware.camera is not None:
+            return self.hardware.camera.view
+        raise NoCamera('this table has no camera: set devices.camera to a camera index, a video file or '
+                       'a stream URL (or "sim" with the simulated shoe)')
 
     def meters(self) -> dict[str, Any]:
         """Non-volatile device meters and the game's own meters (slot machines, pools)."""

@@ -1,0 +1,108 @@
+"""What the table's camera saw last, for the host checking its set-up from a phone.
+
+The camera thread (a real camera's :class:`~dealer.table.camera.CameraWatcher`, or the simulated
+table's camera) records each frame it recognised in a :class:`ViewRecorder`; the API asks it for the
+latest frame drawn with its readings, the advice :func:`vision.check_view` gives on it, and how fast
+recognition keeps up. Recording only keeps a reference to the frame: drawing, checking and encoding
+happen when someone asks, off the camera thread.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from statistics import median
+from typing import Any
+
+import numpy as np
+
+import vision
+
+KEEP = 30  # frames whose timing the status summarises
+
+
+@dataclass(frozen=True)
+class CameraView:
+    """One recognised frame: the image, what was read in it, its number and when it was read."""
+
+    image: np.ndarray
+    sightings: tuple[vision.Sighting, ...]
+    frame: int
+    at: float  # wall-clock time (time.time()) the reading finished
+    ms: float  # how long recognition took
+
+
+@dataclass
+class ViewRecorder:
+    """The latest recognised frame and the recent timing, shared between the camera thread (which
+    records) and the API (which reads). Thread-safe."""
+
+    source: str
+    mode: str
+    clock: Callable[[], float] = time.time
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    _latest: CameraView | None = None
+    _frames: int = 0
+    _bad: int = 0
+    _last_bad: str = ""
+    _times: deque[tuple[float, float]] = field(default_factory=lambda: deque(maxlen=KEEP))
+
+    def record(self, image: np.ndarray, sightings: Sequence[vision.Sighting], ms: float) -> None:
+        """A frame was recognised in ``ms`` milliseconds."""
+        now = self.clock()
+        with self._lock:
+            self._frames += 1
+            self._latest = CameraView(image, tuple(sightings), self._frames, now, ms)
+            self._times.append((now, ms))
+
+    def skipped(self, reason: str) -> None:
+        """A frame recognition could not read (``vision.FrameError``): counted, and the reason kept."""
+        with self._lock:
+            self._bad += 1
+            self._last_bad = reason
+
+    def latest(self) -> CameraView | None:
+        with self._lock:
+            return self._latest
+
+    def status(self) -> dict[str, Any]:
+        """Frames read and skipped, the median recognition time and the frame rate over the last
+        ``KEEP`` frames (None until there are two)."""
+        with self._lock:
+            times = list(self._times)
+            frames, bad, last_bad = self._frames, self._bad, self._last_bad
+        fps = None
+        if len(times) >= 2 and times[-1][0] > times[0][0]:
+            fps = round((len(times) - 1) / (times[-1][0] - times[0][0]), 2)
+        return {
+            "source": self.source,
+            "mode": self.mode,
+            "frames": frames,
+            "bad_frames": bad,
+            "last_bad_frame": last_bad or None,
+            "ms_per_frame": round(median(ms for _, ms in times), 1) if times else None,
+            "frames_per_second": fps,
+        }
+
+    def report(self) -> dict[str, Any]:
+        """The status, the latest frame's readings and the set-up advice on it (no image)."""
+        out = self.status()
+        view = self.latest()
+        if view is None:
+            out.update(frame=None, seen=[], check=None)
+            return out
+        out.update(
+            frame={"number": view.frame, "age_s": round(max(0.0, self.clock() - view.at), 2),
+                   "ms": round(view.ms, 1)},
+            seen=[{"card": s.card, "confidence": round(s.confidence, 3)} for s in view.sightings],
+            check=vision.check_view(view.image, view.sightings).to_json(),
+        )
+        return out
+
+    def jpeg(self) -> bytes | None:
+        """The latest frame with its readings drawn, as JPEG; None before the first frame."""
+        view = self.latest()
+        return None if view is None else vision.annotated_jpeg(view.image, view.sightings)
