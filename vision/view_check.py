@@ -124,8 +124,8 @@ def check_view(image: np.ndarray, sightings: Sequence[Sighting]) -> ViewCheck:
                                          "check it is in focus, and that the table is lit."))
     if typical is not None and typical < GOOD_WIDTH:
         what = "too small to read" if typical < MIN_WIDTH else "small: some will be missed or misread"
-        advice.append(Advice("small_cards", f"Cards are about {typical:.0f} pixels wide in the picture, {what}. "
-                                            f"Move the camera closer or use a higher resolution "
+        advice.append(Advice("small_cards", f"Cards are about {typical:.0f} pixels wide in the picture, "
+                                            f"{what}. Move the camera closer or use a higher resolution "
                                             f"(they read best from {GOOD_WIDTH} pixels wide)."))
     if paper is not None and paper < DARK_PAPER:
         advice.append(Advice("dark", "The cards look dark. Add light over the table or raise the "

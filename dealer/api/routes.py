@@ -29,8 +29,8 @@ from dealer.api.models import (
     VoidIn,
 )
 from dealer.table import Record, Role
-from dealer.table.host import NoCamera
 from dealer.table.games import GAMES
+from dealer.table.host import NoCamera
 
 
 def _record(record: Record) -> dict[str, Any]:

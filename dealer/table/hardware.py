@@ -27,9 +27,9 @@ from typing import Any
 import firmware_bridge as fb
 import vision
 from dealer.config import Settings
-from dealer.table.camera_view import ViewRecorder
 from dealer.core.operations import Operation
 from dealer.core.table_state import CloseShoe, CutCardOut, PauseTable, ResumeTable
+from dealer.table.camera_view import ViewRecorder
 
 log = logging.getLogger(__name__)
 

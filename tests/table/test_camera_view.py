@@ -1,0 +1,108 @@
+"""The camera's latest frame kept for the camera page: a real camera's watcher and the simulated
+table's camera record what they recognised; the recorder reports timing and set-up advice."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+import vision
+from dealer.table.camera import CameraWatcher
+from dealer.table.camera_view import KEEP, ViewRecorder
+from dealer.table.hardware import SimulatedCamera
+
+CARDS = ["AS", "10H", "QD", "7C"]
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def card(code: str = "AS") -> vision.Sighting:
+    return vision.Sighting(code, 0.97, ((10, 10), (110, 10), (110, 150), (10, 150)))
+
+
+def test_nothing_to_show_before_the_first_frame() -> None:
+    recorder = ViewRecorder("0", "table")
+    assert recorder.latest() is None and recorder.jpeg() is None
+    report = recorder.report()
+    assert report["frames"] == 0 and report["frame"] is None and report["check"] is None
+    assert report["ms_per_frame"] is None and report["frames_per_second"] is None
+
+
+def test_the_status_gives_frame_rate_and_median_time_over_the_recent_frames() -> None:
+    clock = Clock()
+    recorder = ViewRecorder("0", "table", clock=clock)
+    image = np.full((200, 300, 3), 90, np.uint8)
+    for k in range(KEEP + 10):  # four frames a second, each read in 100 ms but the slow first ten
+        recorder.record(image, [card()], 900.0 if k < 10 else 100.0)
+        clock.now += 0.25
+    status = recorder.status()
+    assert status["frames"] == KEEP + 10
+    assert status["frames_per_second"] == pytest.approx(4.0)
+    assert status["ms_per_frame"] == 100.0  # the slow frames have left the window
+    latest = recorder.latest()
+    assert latest is not None and latest.frame == KEEP + 10 and latest.sightings == (card(),)
+
+
+def test_a_skipped_frame_is_counted_with_its_reason() -> None:
+    recorder = ViewRecorder("0", "shoe")
+    recorder.skipped("the window lies outside the 320×240 frame")
+    recorder.skipped("the window lies outside the 320×240 frame")
+    status = recorder.status()
+    assert status["bad_frames"] == 2 and "outside" in status["last_bad_frame"]
+
+
+def test_the_report_ages_the_frame_and_checks_it() -> None:
+    clock = Clock()
+    recorder = ViewRecorder("sim", "table", clock=clock)
+    recorder.record(np.full((240, 320, 3), 200, np.uint8), [card("10H")], 42.0)
+    clock.now += 3.0
+    report = recorder.report()
+    assert report["frame"] == {"number": 1, "age_s": 3.0, "ms": 42.0}
+    assert report["seen"] == [{"card": "10H", "confidence": 0.97}]
+    assert report["check"]["cards"] == 1 and report["check"]["frame"] == [320, 240]
+
+
+@pytest.fixture(scope="module")
+def table_video(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    camera = vision.SimulatedCamera(size=(960, 540), background="felt", seed=5, card_width=150)
+    still = camera.frame_for(CARDS, layout="row").image
+    path = tmp_path_factory.mktemp("video") / "table.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (960, 540))
+    for _ in range(4):
+        writer.write(still)
+    writer.release()
+    return path
+
+
+def test_a_real_camera_watcher_keeps_its_latest_frame_and_readings(table_video: Path) -> None:
+    seen: list[str] = []
+    watcher = CameraWatcher(str(table_video), seen.append, lambda was, really: None, mode="table")
+    watcher.start()
+    watcher.wait(60)
+    assert watcher.view is not None
+    latest = watcher.view.latest()
+    assert latest is not None and latest.frame == watcher.frames == 4
+    assert sorted(s.card for s in latest.sightings) == sorted(CARDS)
+    assert latest.image.shape == (540, 960, 3) and latest.ms > 0
+    report = watcher.view.report()
+    assert report["source"] == str(table_video) and report["mode"] == "table"
+    assert report["check"]["ok"] is True
+    drawn = cv2.imdecode(np.frombuffer(watcher.view.jpeg() or b"", np.uint8), cv2.IMREAD_COLOR)
+    assert drawn.shape == (540, 960, 3)
+
+
+def test_the_simulated_table_camera_keeps_the_frame_it_read() -> None:
+    camera = SimulatedCamera()
+    assert camera.look_at("QH") == "QH"
+    latest = camera.view.latest()
+    assert latest is not None and [s.card for s in latest.sightings] == ["QH"]
+    assert camera.view.status()["frames"] == 1

@@ -1,0 +1,95 @@
+"""Set-up advice from one frame (vision.check_view): what a host pointing a camera at a table is told.
+
+Frames are the project's renders, photographed the ways a camera is commonly set up wrong: too far
+away, too dark, washed out, out of focus. Each is recognised for real; the advice must name the one
+thing to change, and a well set-up frame must get none.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+import vision
+from vision.view_check import GOOD_WIDTH, card_width
+
+CODES = ["AS", "10H", "QD", "7C", "KS"]
+
+
+def frame(card_width: float = 150, background: str = "felt") -> np.ndarray:
+    camera = vision.SimulatedCamera(size=(1280, 720), background=background, seed=3, card_width=card_width)
+    return camera.frame_for(CODES, layout="row").image
+
+
+def advice(recognizer: vision.Recognizer, image: np.ndarray) -> list[str]:
+    return [a.code for a in vision.check_view(image, recognizer.recognize(image)).advice]
+
+
+@pytest.mark.parametrize("background", ["felt", "light_wood", "white", "dark"])
+def test_a_well_set_up_camera_gets_no_advice(table_recognizer: vision.Recognizer, background: str) -> None:
+    image = frame(background=background)
+    check = vision.check_view(image, table_recognizer.recognize(image))
+    assert check.ok and check.advice == ()
+    assert check.cards == len(CODES)
+    assert check.card_width == pytest.approx(150, rel=0.1)  # outlines from regressed frames are a few % off
+    assert check.to_json()["frame"] == [1280, 720]
+
+
+def test_cards_far_from_the_camera_are_called_small_with_their_width(
+        table_recognizer: vision.Recognizer) -> None:
+    image = frame(card_width=60)
+    check = vision.check_view(image, table_recognizer.recognize(image))
+    assert [a.code for a in check.advice] == ["small_cards"]
+    assert check.card_width is not None and check.card_width < GOOD_WIDTH
+    assert f"{check.card_width:.0f} pixels wide" in check.advice[0].message
+    assert "closer" in check.advice[0].message
+
+
+def test_a_dark_room_is_told_to_add_light(table_recognizer: vision.Recognizer) -> None:
+    dim = (frame() * 0.3).astype(np.uint8)  # paper at about 72 of 255
+    assert advice(table_recognizer, dim) == ["dark"]
+
+
+def test_washed_out_cards_are_told_to_lower_the_exposure(table_recognizer: vision.Recognizer) -> None:
+    # over-exposed: ink lifted to about 200, the paper clipped white (contrast about 50)
+    washed = np.clip(frame().astype(np.float64) * 0.22 + 200, 0, 255).astype(np.uint8)
+    assert "washed_out" in advice(table_recognizer, washed)
+
+
+def test_an_out_of_focus_camera_is_told_its_readings_are_unsure(table_recognizer: vision.Recognizer) -> None:
+    blurred = cv2.GaussianBlur(frame(), (0, 0), 4)
+    check = vision.check_view(blurred, table_recognizer.recognize(blurred))
+    assert "unsure" in [a.code for a in check.advice]
+    assert check.unsure >= 1
+
+
+def test_an_empty_frame_says_no_card_was_seen() -> None:
+    check = vision.check_view(np.full((480, 640, 3), 60, np.uint8), [])
+    assert [a.code for a in check.advice] == ["no_cards"]
+    assert check.card_width is None and check.paper is None
+    assert check.to_json()["ok"] is False
+
+
+def test_a_card_width_is_its_shorter_side_whatever_its_turn() -> None:
+    upright = vision.Sighting("AS", 0.9, ((0, 0), (100, 0), (100, 140), (0, 140)))
+    sideways = vision.Sighting("AS", 0.9, ((0, 0), (140, 0), (140, 100), (0, 100)))
+    assert card_width(upright) == card_width(sideways) == 100
+
+
+def test_a_bad_frame_is_a_frame_error() -> None:
+    with pytest.raises(vision.FrameError, match="check_view expects a BGR image"):
+        vision.check_view(np.zeros((10, 10), np.uint8), [])
+
+
+def test_the_annotated_jpeg_is_a_smaller_copy_with_the_readings_drawn(
+        table_recognizer: vision.Recognizer) -> None:
+    image = frame()
+    data = vision.annotated_jpeg(image, table_recognizer.recognize(image), max_width=640)
+    decoded = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    assert decoded.shape == (360, 640, 3)
+    plain = cv2.resize(image, (640, 360), interpolation=cv2.INTER_AREA)
+    # the outlines are drawn in the sure colour (green) where the plain frame has none
+    green = (decoded[:, :, 1] > 150) & (decoded[:, :, 0] < 120) & (decoded[:, :, 2] < 120)
+    plain_green = (plain[:, :, 1] > 150) & (plain[:, :, 0] < 120) & (plain[:, :, 2] < 120)
+    assert green.sum() > plain_green.sum() + 500
