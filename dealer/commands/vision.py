@@ -18,6 +18,7 @@ from vision import (
     TableTracker,
     VisionError,
     annotate,
+    check_view,
     is_card_code,
     open_source,
     read_image,
@@ -29,7 +30,8 @@ from vision.recognizer import FINDERS
 
 NAME = "vision"
 app = typer.Typer(
-    help="Card recognition: recognise, evaluate, calibrate a deck, watch a camera.", no_args_is_help=True
+    help="Card recognition: recognise, check a camera's set-up, evaluate, calibrate a deck, watch a camera.",
+    no_args_is_help=True,
 )
 
 ModeOpt = Annotated[str, typer.Option("--mode", help="shoe (one card in a window) or table (every card).")]
@@ -109,6 +111,51 @@ def recognize(
     for s in found:
         cx, cy = s.centre
         console.print(f"{s.card:>3}  confidence {s.confidence:.2f}  at ({cx:.0f}, {cy:.0f})")
+
+
+@app.command()
+def check(
+    source: Annotated[str, typer.Argument(help="An image file, a camera index (0), a video file or a URL.")],
+    mode: ModeOpt = "table",
+    calibration: CalOpt = None,
+    window: Annotated[str | None, typer.Option(help="Shoe window x,y,w,h in pixels.")] = None,
+    settle: Annotated[
+        int, typer.Option(min=1, help="From a camera or video, check its Nth frame (exposure settles first).")
+    ] = 10,
+    annotated: Annotated[
+        Path | None, typer.Option("--annotate", help="Also write the frame with every card outlined, labelled.")
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Check a camera's set-up: are the cards big enough, lit well and read surely? Plain advice."""
+    rec = _recognizer(mode, calibration, window, None)
+    try:
+        frames = open_source(source, max_frames=settle)
+        try:
+            frame = None
+            for frame in frames:  # noqa: B007 - the last of the first ``settle`` frames is checked
+                continue
+        finally:
+            frames.close()
+        if frame is None:
+            fail(f"{source} gave no frame: is the camera connected and not in use by another program?")
+        found = rec.recognize(frame.image)
+        report = check_view(frame.image, found)
+        if annotated is not None:
+            write_image(annotated, annotate(frame.image, found))
+    except VisionError as exc:
+        fail(str(exc))
+    if as_json:
+        print_json({**report.to_json(), "seen": [s.to_json() for s in found]})
+        return
+    width = "no card" if report.card_width is None else f"cards about {report.card_width:.0f} px wide"
+    console.print(f"frame {report.width}×{report.height}: {len(found)} seen, {width}")
+    for s in found:
+        console.print(f"  {s.card:>3}  confidence {s.confidence:.2f}")
+    if report.ok:
+        console.print("camera set up well: nothing to change")
+    for a in report.advice:
+        console.print(f"- {a.message}")
 
 
 @app.command("eval")

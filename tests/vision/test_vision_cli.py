@@ -191,3 +191,35 @@ def test_eval_all_scores_every_folder_with_its_finder(tmp_path: Path) -> None:
     assert out["scenes"]["finder"] == "both" and out["scenes"]["true_positives"] == 2
     bad = runner.invoke(app, ["vision", "eval-all", "--dev", str(dev), "--finder", "magic"])
     assert bad.exit_code != 0 and "--finder" in bad.stderr
+
+
+def test_check_tells_a_host_their_cards_are_too_small_and_writes_the_view(tmp_path: Path) -> None:
+    far = SimulatedCamera(size=(1280, 720), background="felt", seed=3, card_width=60)
+    path = tmp_path / "far.png"
+    cv2.imwrite(str(path), far.frame_for(["AS", "10H", "QD"], "row").image)
+    drawn = tmp_path / "view.png"
+    res = runner.invoke(app, ["vision", "check", str(path), "--annotate", str(drawn)])
+    assert res.exit_code == 0, res.output
+    assert "Move the camera closer" in " ".join(res.stdout.split())
+    assert cv2.imread(str(drawn)).shape == (720, 1280, 3)
+    res = runner.invoke(app, ["vision", "check", str(path), "--json"])
+    out = json.loads(res.stdout)
+    assert [a["code"] for a in out["advice"]] == ["small_cards"] and out["ok"] is False
+    assert sorted(s["card"] for s in out["seen"]) == ["10H", "AS", "QD"]
+
+
+def test_check_takes_a_settled_frame_from_a_video_and_passes_a_good_view(tmp_path: Path) -> None:
+    near = SimulatedCamera(size=(960, 540), background="felt", seed=5, card_width=150)
+    path = tmp_path / "table.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (960, 540))
+    for _ in range(3):
+        writer.write(near.frame_for(["7C", "KD"], "row").image)
+    writer.release()
+    res = runner.invoke(app, ["vision", "check", str(path), "--settle", "3"])
+    assert res.exit_code == 0, res.output
+    assert "camera set up well" in res.stdout
+
+
+def test_check_of_a_missing_source_fails_with_a_message(tmp_path: Path) -> None:
+    res = runner.invoke(app, ["vision", "check", str(tmp_path / "none.png")])
+    assert res.exit_code == 2 and "not found" in res.stderr
