@@ -123,7 +123,7 @@ def check(
         int, typer.Option(min=1, help="From a camera or video, check its Nth frame (exposure settles first).")
     ] = 10,
     annotated: Annotated[
-        Path | None, typer.Option("--annotate", help="Also write the frame with every card outlined, labelled.")
+        Path | None, typer.Option("--annotate", help="Also write the frame with the cards drawn on it.")
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
