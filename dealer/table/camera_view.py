@@ -45,6 +45,7 @@ class ViewRecorder:
     clock: Callable[[], float] = time.time
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _latest: CameraView | None = None
+    _latest_seen: CameraView | None = None  # the last frame with a card in it
     _frames: int = 0
     _bad: int = 0
     _last_bad: str = ""
@@ -56,6 +57,8 @@ class ViewRecorder:
         with self._lock:
             self._frames += 1
             self._latest = CameraView(image, tuple(sightings), self._frames, now, ms)
+            if sightings:
+                self._latest_seen = self._latest
             self._times.append((now, ms))
 
     def skipped(self, reason: str) -> None:
@@ -65,7 +68,11 @@ class ViewRecorder:
             self._last_bad = reason
 
     def latest(self) -> CameraView | None:
+        """The frame to show: the latest one; for a shoe camera the latest with a card in it (its
+        window is empty between cards, and an empty window says nothing about the set-up)."""
         with self._lock:
+            if self.mode == "shoe" and self._latest_seen is not None:
+                return self._latest_seen
             return self._latest
 
     def status(self) -> dict[str, Any]:

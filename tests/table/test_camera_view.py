@@ -60,6 +60,18 @@ def test_a_skipped_frame_is_counted_with_its_reason() -> None:
     assert status["bad_frames"] == 2 and "outside" in status["last_bad_frame"]
 
 
+def test_a_shoe_camera_shows_the_last_card_through_its_window_not_the_empty_window() -> None:
+    empty = np.full((240, 320, 3), 30, np.uint8)
+    for mode, shown in (("shoe", 2), ("table", 3)):
+        recorder = ViewRecorder("0", mode)
+        recorder.record(empty, [], 5.0)
+        recorder.record(empty, [card("7D")], 5.0)
+        recorder.record(empty, [], 5.0)  # the card has gone by
+        latest = recorder.latest()
+        assert latest is not None and latest.frame == shown
+        assert recorder.status()["frames"] == 3
+
+
 def test_the_report_ages_the_frame_and_checks_it() -> None:
     clock = Clock()
     recorder = ViewRecorder("sim", "table", clock=clock)
