@@ -347,4 +347,5 @@ $("change-game").onclick = act(async () => {
   await api("POST", `/api/tables/${encodeURIComponent(tableId())}/game`, { game: $("game-select").value });
 });
 $("tv-link").href = TABLE_ID ? `/tables/${encodeURIComponent(TABLE_ID)}/tv${location.search}` : `/display${location.search}`;
+$("camera-link").href = TABLE_ID ? `/tables/${encodeURIComponent(TABLE_ID)}/camera${location.search}` : `/camera${location.search}`;
 loadGames().finally(() => connect(render, noteCards));
