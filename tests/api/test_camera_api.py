@@ -11,8 +11,8 @@ import cv2
 import numpy as np
 import pytest
 from fastapi.testclient import TestClient
+from table_video import table_video as write_table_video
 
-import vision
 from dealer.api import create_app
 from dealer.config import load_settings
 from dealer.store import Role
@@ -24,14 +24,7 @@ FRAMES = 3
 
 @pytest.fixture(scope="module")
 def table_video(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    camera = vision.SimulatedCamera(size=(960, 540), background="felt", seed=5, card_width=150)
-    still = camera.frame_for(CARDS, layout="row").image
-    path = tmp_path_factory.mktemp("video") / "table.avi"
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (960, 540))
-    for _ in range(FRAMES):
-        writer.write(still)
-    writer.release()
-    return path
+    return write_table_video(tmp_path_factory.mktemp("video") / "table.avi", CARDS, FRAMES)
 
 
 def client_for(tmp_path: Path, camera: str) -> Iterator[tuple[TestClient, dict[str, str]]]:

@@ -8,6 +8,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from table_video import table_video as write_table_video
 
 import vision
 from dealer.table.camera import CameraWatcher
@@ -85,14 +86,7 @@ def test_the_report_ages_the_frame_and_checks_it() -> None:
 
 @pytest.fixture(scope="module")
 def table_video(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    camera = vision.SimulatedCamera(size=(960, 540), background="felt", seed=5, card_width=150)
-    still = camera.frame_for(CARDS, layout="row").image
-    path = tmp_path_factory.mktemp("video") / "table.avi"
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (960, 540))
-    for _ in range(4):
-        writer.write(still)
-    writer.release()
-    return path
+    return write_table_video(tmp_path_factory.mktemp("video") / "table.avi", CARDS, 4)
 
 
 def test_a_real_camera_watcher_keeps_its_latest_frame_and_readings(table_video: Path) -> None:
