@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vision.annotate import SURE  # below this a reading is drawn amber, and called unsure here
 from vision.card_side import warp_quad
 from vision.errors import FrameError
 from vision.onnx_nets import check_bgr
@@ -40,7 +41,6 @@ MIN_WIDTH = 50
 # well-lit card (vision/models/PATCH_READER.md, v3): these are the edges of those regimes.
 DARK_PAPER = 110
 LOW_CONTRAST = 60
-SURE = 0.8  # as vision.annotate draws it: below this a reading is shown amber
 _FACE = (48, 68)  # a face warped to this size (width, height) to measure paper and ink
 
 
@@ -110,7 +110,7 @@ def check_view(image: np.ndarray, sightings: Sequence[Sighting]) -> ViewCheck:
     A frame that is not an H×W×3 uint8 array is a ``FrameError``."""
     check_bgr(image, "check_view", FrameError)
     h, w = image.shape[:2]
-    widths = [card_width(s) for s in sightings if len(s.outline) >= 3]
+    widths = [card_width(s) for s in sightings]  # a Sighting's outline has three points or more
     faces = [s for s in sightings if s.card not in (BACK, JOKER) and len(s.outline) == 4]
     sure = [s for s in faces if s.confidence >= SURE]
     unsure = sum(1 for s in sightings if s.card != BACK and s.confidence < SURE)

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from dealer.commands.output import console, errors, fail, print_json
+from dealer.table.camera_view import ViewRecorder
 from vision import (
     NEW_DECK_ORDER,
     Calibration,
@@ -376,14 +377,13 @@ def watch(
         src = open_source(source, max_frames=max_frames)
     except VisionError as exc:
         fail(str(exc))
+    skips = ViewRecorder(source, mode)  # counts the frames skipped and says why once per reason
     with src:
-        told = ""
         for frame in src:
             try:
                 sightings = rec.recognize(frame.image)
-            except FrameError as exc:  # skipped, said once until the problem changes
-                if str(exc) != told:
-                    told = str(exc)
+            except FrameError as exc:
+                if skips.skipped(str(exc)):
                     errors.print(f"frame {frame.index} skipped: {exc}", highlight=False)
                 continue
             for ev in tracker.update(sightings):

@@ -33,16 +33,20 @@ class CameraWatcher:
     window: tuple[int, int, int, int] | None = None
     calibration: Path | None = None
     frames: int = 0
-    bad_frames: int = 0  # frames recognition could not read (wrong size or type, the window outside)
     _stop: threading.Event = field(default_factory=threading.Event)
     _thread: threading.Thread | None = None
     _source: vision.FrameSource | None = None
     _delivering: threading.Lock = field(default_factory=threading.Lock)
-    view: ViewRecorder | None = None  # the last frame recognised and the timing, for the camera page
+    # the last frame recognised, the timing and the frames skipped, for the camera page
+    view: ViewRecorder = field(init=False)
 
     def __post_init__(self) -> None:
-        if self.view is None:
-            self.view = ViewRecorder(self.source, self.mode)
+        self.view = ViewRecorder(self.source, self.mode)
+
+    @property
+    def bad_frames(self) -> int:
+        """Frames recognition could not read (wrong size or type, the window outside the frame)."""
+        return self.view.bad_frames
 
     def start(self) -> None:
         calibration = vision.Calibration.load(self.calibration) if self.calibration else None
@@ -71,7 +75,6 @@ class CameraWatcher:
 
     def _run(self, source: vision.FrameSource, recognizer: vision.Recognizer,
              tracker: vision.ShoeTracker | vision.TableTracker) -> None:
-        told = ""
         try:
             for frame in source:
                 if self._stop.is_set():
@@ -83,14 +86,9 @@ class CameraWatcher:
                 except vision.FrameError as exc:
                     # one bad frame (or a camera whose size no longer fits the window) is skipped, not
                     # the end of the camera; said once until the problem changes, not thirty times a second
-                    self.bad_frames += 1
-                    assert self.view is not None
-                    self.view.skipped(str(exc))
-                    if str(exc) != told:
-                        told = str(exc)
+                    if self.view.skipped(str(exc)):
                         log.warning("camera %s: frame %d skipped: %s", self.source, self.frames, exc)
                     continue
-                assert self.view is not None
                 self.view.record(frame.image, sightings, 1000 * (time.perf_counter() - started))
                 for event in tracker.update(sightings):
                     with self._delivering:

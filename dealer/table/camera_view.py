@@ -61,11 +61,20 @@ class ViewRecorder:
                 self._latest_seen = self._latest
             self._times.append((now, ms))
 
-    def skipped(self, reason: str) -> None:
-        """A frame recognition could not read (``vision.FrameError``): counted, and the reason kept."""
+    def skipped(self, reason: str) -> bool:
+        """A frame recognition could not read (``vision.FrameError``): counted, and the reason kept.
+        Whether the reason differs from the last skipped frame's: say it then, and not again thirty
+        times a second while the problem lasts."""
         with self._lock:
             self._bad += 1
+            new = reason != self._last_bad
             self._last_bad = reason
+            return new
+
+    @property
+    def bad_frames(self) -> int:
+        with self._lock:
+            return self._bad
 
     def latest(self) -> CameraView | None:
         """The frame to show: the latest one; for a shoe camera the latest with a card in it (its

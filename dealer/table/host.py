@@ -479,7 +479,7 @@ class TableHost:
         """What the table's camera saw last (a real camera's, or the simulated table's), for the
         camera page. ``NoCamera`` when the table has none."""
         if self.camera is not None:
-            view: ViewRecorder = self.camera.view
+            view: ViewRecorder = self.camera.view  # the camera is typed Any: vision loads only with one
             return view
         if self.hardware is not None and self.hardware.camera is not None:
             return self.hardware.camera.view

@@ -55,10 +55,13 @@ def test_the_status_gives_frame_rate_and_median_time_over_the_recent_frames() ->
 
 def test_a_skipped_frame_is_counted_with_its_reason() -> None:
     recorder = ViewRecorder("0", "shoe")
-    recorder.skipped("the window lies outside the 320×240 frame")
-    recorder.skipped("the window lies outside the 320×240 frame")
+    # said once per reason: again only when the problem changes
+    assert recorder.skipped("the window lies outside the 320×240 frame") is True
+    assert recorder.skipped("the window lies outside the 320×240 frame") is False
     status = recorder.status()
     assert status["bad_frames"] == 2 and "outside" in status["last_bad_frame"]
+    assert recorder.skipped("recognize expects a BGR image, got float32") is True
+    assert recorder.bad_frames == 3
 
 
 def test_a_shoe_camera_shows_the_last_card_through_its_window_not_the_empty_window() -> None:

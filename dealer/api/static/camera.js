@@ -125,7 +125,7 @@ function frameLine(r) {
 function cardLabel(code) {
   if (code === "BK") return "Face down";
   if (code === "JK") return "Joker";
-  const suit = code.slice(-1), rank = code.slice(0, -1) === "T" ? "10" : code.slice(0, -1);
+  const suit = code.slice(-1), rank = code.slice(0, -1);
   return `${rank}${SUITS[suit] || suit}`;
 }
 
