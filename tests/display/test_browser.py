@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from control_page import take_over
 from serving import Server
 
 
@@ -49,8 +50,7 @@ def test_dealer_page_takes_over_and_plays(browser: object, server: Server) -> No
     page = browser.new_page(viewport={"width": 390, "height": 844})  # type: ignore[attr-defined]
     page.goto(server.url + "/dealer")
     page.wait_for_selector("body[data-connected=yes]", timeout=20_000)
-    page.click("#autoplay-off")
-    page.wait_for_selector("#autoplay-state:text('dealer in control')", timeout=10_000)
+    take_over(page)
     frozen = server.get("/state")["seq"]  # the reply came after the step in progress had finished
     time.sleep(1.0)
     assert server.get("/state")["seq"] == frozen  # and nothing moved after it

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from control_page import take_over
 from layout import WATCH, layout_problems, screenshot
 from nightserver import NightServer
 
@@ -163,8 +164,7 @@ def test_control_page_every_button_does_something(browser: Any, night: NightServ
     assert layout_problems(page, PHONE_BOXES) == []
     assert "{" not in page.inner_text("body")  # no JSON anywhere
     screenshot(page, shots, f"control-bj-{size[0]}x{size[1]}", full_page=True)
-    page.click("#autoplay-off")  # a still table: the sweep below taps every button once
-    page.wait_for_selector("#autoplay-state:text('dealer in control')", timeout=10_000)
+    take_over(page)  # a still table: the sweep below taps every button once
     page.evaluate(WATCH)
     tapped = []
     for selector in page.evaluate(BUTTONS):
@@ -186,8 +186,7 @@ def test_control_page_runs_a_blackjack_round_by_taps(browser: Any, night: NightS
     page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
     page.goto(f"{night.url}/tables/bj/control")
     page.wait_for_selector("body[data-connected=yes] [data-game-view]", timeout=20_000)
-    page.click("#autoplay-off")
-    page.wait_for_selector("#autoplay-state:text('dealer in control')", timeout=10_000)
+    take_over(page)
     for _ in range(60):  # the round in progress ends by taps: stand, decline, or a card from the pad
         state = night.get("/api/tables/bj/state")
         if state["prompt"]["step"] == "bet":
@@ -257,8 +256,7 @@ def test_a_misread_card_is_corrected_by_taps(browser: Any, night: NightServer) -
     page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
     page.goto(f"{night.url}/tables/bj/control")
     page.wait_for_selector("body[data-connected=yes] [data-game-view]", timeout=20_000)
-    page.click("#autoplay-off")
-    page.wait_for_selector("#autoplay-state:text('dealer in control')", timeout=10_000)
+    take_over(page)
     for _ in range(60):  # to the next card the dealer enters face up for a player
         state = night.get("/api/tables/bj/state")
         if face_up_card_due(state):

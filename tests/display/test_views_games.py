@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from control_page import take_over
 from serving import Server
 
 # the engine deals (no device simulators): the views, not the devices, are under test here
@@ -227,8 +228,7 @@ def test_dealer_page_runs_a_faro_turn_by_hand(browser: Any, tmp_path: Path) -> N
         page.goto(server.url + "/dealer")
         page.wait_for_selector("body[data-connected=yes]", timeout=20_000)
         page.wait_for_selector("#casekeeper", state="attached", timeout=20_000)
-        page.click("#autoplay-off")
-        page.wait_for_selector("#autoplay-state:text('dealer in control')", timeout=10_000)
+        take_over(page)
         state = server.get("/state")
         # finish the turn in progress (and the deal, when too few cards are left for a turn of ours)
         while (not state["games"]["faro"]["betting_open"]
@@ -275,12 +275,11 @@ def test_dealer_page_runs_a_faro_turn_by_hand(browser: Any, tmp_path: Path) -> N
         server.stop()
 
 
-def take_over(browser: Any, server: Server) -> Any:
+def dealer_page_in_control(browser: Any, server: Server) -> Any:
     page = browser.new_page(viewport={"width": 390, "height": 844})
     page.goto(server.url + "/dealer")
     page.wait_for_selector("body[data-connected=yes] [data-game-view]", timeout=20_000)
-    page.click("#autoplay-off")
-    page.wait_for_selector("#autoplay-state:text('dealer in control')", timeout=10_000)
+    take_over(page)
     return page
 
 
@@ -296,7 +295,7 @@ def test_dealer_page_takes_a_faro_bet_back_and_calls_the_turn(browser: Any, tmp_
     """Faro's last turn by taps: a bet taken back, then the turn called (RULES A5)."""
     server = serve(tmp_path, "faro")
     try:
-        page = take_over(browser, server)
+        page = dealer_page_in_control(browser, server)
         state = server.get("/state")
         for _ in range(300):  # deal by hand to the last turn, keeping the three last cards unlike
             options = state["prompt"]["options"]
@@ -342,7 +341,7 @@ def test_dealer_page_insures_and_takes_back_a_trente_et_quarante_bet(browser: An
     """RULES A7: an insured bet (the house offers insurance) placed by taps, then taken back."""
     server = serve(tmp_path, "trente-et-quarante", DEALER_TABLE__RULES="insurance=yes")
     try:
-        page = take_over(browser, server)
+        page = dealer_page_in_control(browser, server)
         state = server.get("/state")
         while "withdraw" not in state["prompt"]["options"]:  # to the next coup's betting
             options = state["prompt"]["options"]
@@ -382,8 +381,7 @@ def test_dealer_page_spins_a_slot_machine_by_taps(browser: Any, tmp_path: Path) 
         page = browser.new_page(viewport={"width": 390, "height": 844})
         page.goto(server.url + "/dealer")
         page.wait_for_selector("body[data-connected=yes] .slot-machine", timeout=20_000)
-        page.click("#autoplay-off")
-        page.wait_for_selector("#autoplay-state:text('dealer in control')", timeout=10_000)
+        take_over(page)
         state = server.get("/state")
         while state["prompt"]["step"] != "bet":  # a free spin or a pick in progress: the page's own buttons
             option = state["prompt"]["options"][0]
