@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import vision
-from vision.view_check import GOOD_WIDTH, card_width
+from vision.view_check import BLURRY, GOOD_WIDTH, card_width, edge_blur
 
 CODES = ["AS", "10H", "QD", "7C", "KS"]
 
@@ -62,6 +62,41 @@ def test_an_out_of_focus_camera_is_told_its_readings_are_unsure(table_recognizer
     check = vision.check_view(blurred, table_recognizer.recognize(blurred))
     assert "unsure" in [a.code for a in check.advice]
     assert check.unsure >= 1
+
+
+@pytest.mark.parametrize("background", ["felt", "light_wood", "dark"])
+def test_an_out_of_focus_camera_is_told_to_focus(table_recognizer: vision.Recognizer, background: str) -> None:
+    # sigma 5 px on 150-px cards: 0.033 card widths, where the recogniser loses cards
+    blurred = cv2.GaussianBlur(frame(background=background), (0, 0), 5)
+    check = vision.check_view(blurred, table_recognizer.recognize(blurred))
+    assert "blurry" in [a.code for a in check.advice]
+    assert check.blur is not None and check.blur >= BLURRY
+    assert "focus" in next(a.message for a in check.advice if a.code == "blurry")
+
+
+def test_slight_blur_the_reader_takes_in_its_stride_is_not_called_out_of_focus(
+        table_recognizer: vision.Recognizer) -> None:
+    soft = cv2.GaussianBlur(frame(), (0, 0), 1.5)  # 0.01 card widths: every card still reads
+    check = vision.check_view(soft, table_recognizer.recognize(soft))
+    assert check.ok, check.advice
+    assert check.blur is not None and check.blur < BLURRY
+
+
+@pytest.mark.parametrize("sigma", [1.0, 2.0, 4.0])
+def test_the_blur_of_a_card_edge_is_measured_in_pixels(sigma: float) -> None:
+    # a 200 x 280 card of paper 230 on a table of 60, blurred by a known sigma
+    image = np.full((480, 640, 3), 60, np.uint8)
+    image[100:380, 200:400] = 230
+    image = cv2.GaussianBlur(image, (0, 0), sigma)
+    outline = ((200, 100), (400, 100), (400, 380), (200, 380))
+    measured = edge_blur(image, outline)
+    assert measured == pytest.approx(np.hypot(sigma, 0.5), rel=0.15)  # sampling adds about half a pixel
+
+
+def test_a_card_no_brighter_than_its_table_gives_no_blur() -> None:
+    image = np.full((480, 640, 3), 200, np.uint8)
+    image[100:380, 200:400] = 215  # 15 grey levels: no edge to measure
+    assert edge_blur(image, ((200, 100), (400, 100), (400, 380), (200, 380))) is None
 
 
 def test_an_empty_frame_says_no_card_was_seen() -> None:
