@@ -475,6 +475,11 @@ class TableHost:
         with self._card_lock:
             return self._deal(code)
 
+    @property
+    def has_camera(self) -> bool:
+        """Whether the table has a camera (a real one, or the simulated table's) to show."""
+        return self.camera is not None or (self.hardware is not None and self.hardware.camera is not None)
+
     def camera_view(self) -> ViewRecorder:
         """What the table's camera saw last (a real camera's, or the simulated table's), for the
         camera page. ``NoCamera`` when the table has none."""

@@ -368,7 +368,7 @@ class Night:
             host = table.host
             out.append({"id": table.id, "name": table.name, "game": host.table.game_name,
                         "mode": host.settings.table.mode, "paused": host.table.paused,
-                        "autoplay": host.autoplay, "seats": seat_count(host),
+                        "autoplay": host.autoplay, "seats": seat_count(host), "camera": host.has_camera,
                         "players": self._players_at(table.id, host, host.table.state)})
         return out
 

@@ -126,6 +126,16 @@ def test_camera_page_shows_what_the_camera_reads(browser: Any, server: Server, s
     page.close()
 
 
+def test_the_lobby_links_a_table_with_a_camera_to_its_camera_page(browser: Any, server: Server) -> None:
+    page, errors = open_page(browser, server.url + "/", "phone")
+    page.wait_for_selector("body[data-ready=yes] .table-card", timeout=20_000)
+    page.click(".table-card[data-table='table-1'] a.camera-link")
+    page.wait_for_url("**/tables/table-1/camera")
+    page.wait_for_selector("body[data-state=live]", timeout=30_000)
+    assert errors == []
+    page.close()
+
+
 def test_freeze_holds_a_frame_while_the_table_deals(browser: Any, server: Server) -> None:
     """From the dealer page's link: Freeze keeps the frame on the screen while new ones arrive at the
     server; Live follows the camera again."""

@@ -471,6 +471,7 @@ def test_lobby_and_report(browser: Any, night: NightServer, shots: Path) -> None
     page.wait_for_selector("body[data-ready=yes] .table-card", timeout=20_000)
     cards = page.eval_on_selector_all(".table-card", "els => els.map(e => e.dataset.table)")
     assert cards == [t["id"] for t in TABLES]
+    assert page.query_selector_all("a.camera-link") == []  # no table here has a camera (test_camera_page)
     # a new guest by name, a buy-in of 200 by taps, then a seat at the faro table
     page.fill("#new-player", "Ivy")
     page.click("#add-player button")

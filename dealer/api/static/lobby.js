@@ -23,7 +23,8 @@ function tableCard(t) {
     el("header", {}, el("h3", { text: t.name }), el("span", { class: "game-tag", text: gameTitle(t.game) }),
       el("span", { class: "mode", text: `${t.mode}${t.autoplay ? " · autoplay" : ""}${Object.keys(t.paused || {}).length ? " · PAUSED" : ""}` })),
     el("nav", { class: "table-links" }, el("a", { class: "tv-link", href: `/tables/${encodeURIComponent(t.id)}/tv${q}`, text: "TV view" }),
-      el("a", { class: "control-link", href: `/tables/${encodeURIComponent(t.id)}/control${q}`, text: "Control" })));
+      el("a", { class: "control-link", href: `/tables/${encodeURIComponent(t.id)}/control${q}`, text: "Control" }),
+      t.camera ? el("a", { class: "camera-link", href: `/tables/${encodeURIComponent(t.id)}/camera${q}`, text: "Camera" }) : null));
   const list = el("ul", { class: "seated" });
   for (const p of t.players || []) {
     const stand = el("button", { type: "button", class: "secondary small", "data-stand": p.seat, text: p.leaving ? "leaving…" : "Stand up" });
