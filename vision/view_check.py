@@ -44,11 +44,13 @@ MIN_WIDTH = 50
 DARK_PAPER = 110
 LOW_CONTRAST = 60
 _FACE = (48, 68)  # a face warped to this size (width, height) to measure paper and ink
-# The blur (Gaussian sigma) at the cards' edges, in card widths. On the project's renders of 12 cards
-# 50-220 px wide over felt, light wood, white and dark tables, blurred with a known sigma, the
-# recogniser read every card it read sharp up to sigma = 0.02 card widths and began to lose cards by
-# 0.03 on every table (`dealer vision check`'s measure below reads the sigma within about 12 %):
-# out of focus is called from the middle of the two.
+# The blur (Gaussian sigma) of the cards' edges, as measured here, in card widths. On the project's
+# renders (tools/vision/blur_sweep.py: 12 cards 50-220 px wide over felt, light wood, white and dark
+# tables, blurred by a known sigma), the measure at which a frame first read two cards fewer than
+# sharp was 0.034-0.048 on felt and the dark table, 0.025-0.035 on light wood and 0.020-0.027 on white
+# for cards 50-150 px wide, and 0.016-0.023 for 220-px cards; sharp frames measure 0.003-0.018. The
+# line sits below most of those and above every sharp frame; where it comes late (white cloth, big
+# cards) the cards read unsurely are still called out ("unsure").
 BLURRY = 0.025
 _EDGE_STEPS = 5  # profiles across each side of a card
 _EDGE_CONTRAST = 30.0  # grey levels between card and table, at least, for an edge to be measured
