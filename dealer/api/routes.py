@@ -151,11 +151,14 @@ def table_routes(Host: Any, state_path: str, api: str) -> APIRouter:  # noqa: N8
     @router.get(api + "/camera.jpg", tags=["admin"], response_class=Response,
                 responses={200: {"content": {"image/jpeg": {}}}})
     async def camera_jpeg(role: AdminRole, host: Host) -> Response:
-        """The table camera's latest frame, at most 960 px wide, with each reading drawn on it."""
-        data = await run_in_threadpool(lambda: host.camera_view().jpeg())
-        if data is None:
+        """The table camera's latest frame, at most 960 px wide, with each reading drawn on it; its
+        number (as in ``/camera``) in the ``X-Frame-Number`` header."""
+        picture = await run_in_threadpool(lambda: host.camera_view().jpeg())
+        if picture is None:
             raise NoCamera("the camera has not read a frame yet")
-        return Response(data, media_type="image/jpeg", headers={"cache-control": "no-store"})
+        number, data = picture
+        return Response(data, media_type="image/jpeg",
+                        headers={"cache-control": "no-store", "x-frame-number": str(number)})
 
     @router.post(api + "/autoplay", tags=["control"])
     async def autoplay(body: AutoplayIn, role: DealerRole, host: Host) -> dict[str, bool]:

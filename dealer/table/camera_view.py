@@ -118,7 +118,8 @@ class ViewRecorder:
         )
         return out
 
-    def jpeg(self) -> bytes | None:
-        """The latest frame with its readings drawn, as JPEG; None before the first frame."""
+    def jpeg(self) -> tuple[int, bytes] | None:
+        """The latest frame's number and the frame with its readings drawn, as JPEG; None before the
+        first frame."""
         view = self.latest()
-        return None if view is None else vision.annotated_jpeg(view.image, view.sightings)
+        return None if view is None else (view.frame, vision.annotated_jpeg(view.image, view.sightings))

@@ -75,6 +75,7 @@ def test_the_host_sees_what_the_camera_read_with_advice_and_timing(
     picture = client.get("/api/camera.jpg", headers=auth(tokens, "admin"))
     assert picture.status_code == 200 and picture.headers["content-type"] == "image/jpeg"
     assert picture.headers["cache-control"] == "no-store"
+    assert picture.headers["x-frame-number"] == str(report["frame"]["number"])  # type: ignore[index]
     image = cv2.imdecode(np.frombuffer(picture.content, np.uint8), cv2.IMREAD_COLOR)
     assert image.shape == (540, 960, 3)
     # the per-table route of a night serves the same camera

@@ -105,7 +105,9 @@ def test_a_real_camera_watcher_keeps_its_latest_frame_and_readings(table_video: 
     report = watcher.view.report()
     assert report["source"] == str(table_video) and report["mode"] == "table"
     assert report["check"]["ok"] is True
-    drawn = cv2.imdecode(np.frombuffer(watcher.view.jpeg() or b"", np.uint8), cv2.IMREAD_COLOR)
+    picture = watcher.view.jpeg()
+    assert picture is not None and picture[0] == latest.frame
+    drawn = cv2.imdecode(np.frombuffer(picture[1], np.uint8), cv2.IMREAD_COLOR)
     assert drawn.shape == (540, 960, 3)
 
 

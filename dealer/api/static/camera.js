@@ -53,10 +53,11 @@ async function fetchOk(path) {
 
 const getReport = async () => (await fetchOk(tablePath("camera"))).json();
 
-// The picture as a blob, asked for by frame number and time so that no cache can answer with an old one.
-async function getPicture(number) {
-  const res = await fetchOk(`${tablePath("camera.jpg")}?frame=${number}&t=${Date.now()}`);
-  return res.blob();
+// The picture as a blob with the number of the frame it shows (asked for with the time, so that no
+// cache can answer with an old one).
+async function getPicture() {
+  const res = await fetchOk(`${tablePath("camera.jpg")}?t=${Date.now()}`);
+  return { number: Number(res.headers.get("x-frame-number")), blob: await res.blob() };
 }
 
 // A decoded image, ready to replace the one shown without a blank moment in between.
@@ -224,19 +225,19 @@ async function tick() {
     if (!titled) await loadTitle().catch(() => {});
     let r = await getReport();
     if (r.frame && r.frame.number !== shownFrame) {
-      // the picture is asked for after the readings: it is theirs if the frame is still the same after
-      let img = null;
+      // the picture says which frame it shows: shown with the readings of that frame (the camera may
+      // read another between the two requests; then both are asked for again, a few times at most)
       for (let tries = 0; tries < 3; tries += 1) {
-        const blob = await getPicture(r.frame.number);
-        const again = await getReport();
-        if (img) URL.revokeObjectURL(img.src);
+        const picture = await getPicture();
         if (mine !== gen) return;
-        img = await decoded(blob);
-        if (again.frame && again.frame.number === r.frame.number) break;
-        r = again;
+        if (picture.number !== r.frame.number) r = await getReport();
+        if (mine !== gen) return;
+        if (picture.number === r.frame.number || tries === 2) {
+          showPicture(await decoded(picture.blob), picture.number);
+          break;
+        }
       }
-      if (mine !== gen) { URL.revokeObjectURL(img.src); return; }
-      showPicture(img, r.frame.number);
+      if (mine !== gen) return;
     }
     if (mine !== gen) return;
     draw(r);
