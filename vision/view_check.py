@@ -193,7 +193,8 @@ def check_view(image: np.ndarray, sightings: Sequence[Sighting]) -> ViewCheck:
     paper = float(np.median([p for p, _ in measured])) if measured else None
     contrast = float(np.median([p - i for p, i in measured])) if measured else None
     typical = float(np.median(widths)) if widths else None
-    blurs = [b / card_width(s) for s in sightings if (b := edge_blur(image, s.outline)) is not None]
+    blurs = [b / width for s, width in zip(sightings, widths, strict=True)
+             if width > 0 and (b := edge_blur(image, s.outline)) is not None]
     blur = float(np.median(blurs)) if blurs else None
     advice: list[Advice] = []
     if not sightings:

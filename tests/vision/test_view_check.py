@@ -128,3 +128,13 @@ def test_the_annotated_jpeg_is_a_smaller_copy_with_the_readings_drawn(
     green = (decoded[:, :, 1] > 150) & (decoded[:, :, 0] < 120) & (decoded[:, :, 2] < 120)
     plain_green = (plain[:, :, 1] > 150) & (plain[:, :, 0] < 120) & (plain[:, :, 2] < 120)
     assert green.sum() > plain_green.sum() + 500
+
+
+@pytest.mark.parametrize("outline", [((10, 10), (10, 10), (10, 10), (10, 10)),  # no area
+                                     ((500, 500), (600, 500), (600, 640), (500, 640)),  # off the frame
+                                     ((-50, -50), (20, -50), (20, 48), (-50, 48))])  # mostly off it
+def test_an_outline_with_no_edge_in_the_frame_gives_no_blur_and_no_error(
+        outline: tuple[tuple[float, float], ...]) -> None:
+    image = np.full((100, 100, 3), 50, np.uint8)
+    check = vision.check_view(image, [vision.Sighting("AS", 0.95, outline)])
+    assert check.blur is None and "blurry" not in [a.code for a in check.advice]
