@@ -65,7 +65,8 @@ def test_an_out_of_focus_camera_is_told_its_readings_are_unsure(table_recognizer
 
 
 @pytest.mark.parametrize("background", ["felt", "light_wood", "dark"])
-def test_an_out_of_focus_camera_is_told_to_focus(table_recognizer: vision.Recognizer, background: str) -> None:
+def test_an_out_of_focus_camera_is_told_to_focus(table_recognizer: vision.Recognizer,
+                                                  background: str) -> None:
     # sigma 5 px on 150-px cards: 0.033 card widths, where the recogniser loses cards
     blurred = cv2.GaussianBlur(frame(background=background), (0, 0), 5)
     check = vision.check_view(blurred, table_recognizer.recognize(blurred))
