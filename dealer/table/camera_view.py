@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 import vision
+from vision.annotate import SURE  # below this a reading is drawn amber (and called unsure)
 
 KEEP = 30  # frames whose timing the status summarises
 
@@ -50,6 +51,7 @@ class ViewRecorder:
     _bad: int = 0
     _last_bad: str = ""
     _times: deque[tuple[float, float]] = field(default_factory=lambda: deque(maxlen=KEEP))
+    _checked: tuple[int, dict[str, Any]] | None = None  # the last frame checked, and the check
 
     def record(self, image: np.ndarray, sightings: Sequence[vision.Sighting], ms: float) -> None:
         """A frame was recognised in ``ms`` milliseconds."""
@@ -113,10 +115,21 @@ class ViewRecorder:
         out.update(
             frame={"number": view.frame, "age_s": round(max(0.0, self.clock() - view.at), 2),
                    "ms": round(view.ms, 1)},
-            seen=[{"card": s.card, "confidence": round(s.confidence, 3)} for s in view.sightings],
-            check=vision.check_view(view.image, view.sightings).to_json(),
+            seen=[{"card": s.card, "confidence": round(s.confidence, 3),
+                   "unsure": s.card != vision.BACK and s.confidence < SURE} for s in view.sightings],
+            check=self._check(view),
         )
         return out
+
+    def _check(self, view: CameraView) -> dict[str, Any]:
+        """The set-up advice on ``view``, worked out once a frame however often the page asks (a
+        shoe camera shows one frame until the next card, a still table many times over)."""
+        checked = self._checked
+        if checked is not None and checked[0] == view.frame:
+            return checked[1]
+        check = vision.check_view(view.image, view.sightings).to_json()
+        self._checked = (view.frame, check)
+        return check
 
     def jpeg(self) -> tuple[int, bytes] | None:
         """The latest frame's number and the frame with its readings drawn, as JPEG; None before the

@@ -475,21 +475,27 @@ class TableHost:
         with self._card_lock:
             return self._deal(code)
 
-    @property
-    def has_camera(self) -> bool:
-        """Whether the table has a camera (a real one, or the simulated table's) to show."""
-        return self.camera is not None or (self.hardware is not None and self.hardware.camera is not None)
-
-    def camera_view(self) -> ViewRecorder:
-        """What the table's camera saw last (a real camera's, or the simulated table's), for the
-        camera page. ``NoCamera`` when the table has none."""
+    def _camera_view(self) -> ViewRecorder | None:
         if self.camera is not None:
             view: ViewRecorder = self.camera.view  # the camera is typed Any: vision loads only with one
             return view
         if self.hardware is not None and self.hardware.camera is not None:
             return self.hardware.camera.view
-        raise NoCamera('this table has no camera: set devices.camera to a camera index, a video file or '
-                       'a stream URL (or "sim" with the simulated shoe)')
+        return None
+
+    @property
+    def has_camera(self) -> bool:
+        """Whether the table has a camera (a real one, or the simulated table's) to show."""
+        return self._camera_view() is not None
+
+    def camera_view(self) -> ViewRecorder:
+        """What the table's camera saw last (a real camera's, or the simulated table's), for the
+        camera page. ``NoCamera`` when the table has none."""
+        view = self._camera_view()
+        if view is None:
+            raise NoCamera('this table has no camera: set devices.camera to a camera index, a video file '
+                           'or a stream URL (or "sim" with the simulated shoe)')
+        return view
 
     def meters(self) -> dict[str, Any]:
         """Non-volatile device meters and the game's own meters (slot machines, pools)."""

@@ -83,8 +83,32 @@ def test_the_report_ages_the_frame_and_checks_it() -> None:
     clock.now += 3.0
     report = recorder.report()
     assert report["frame"] == {"number": 1, "age_s": 3.0, "ms": 42.0}
-    assert report["seen"] == [{"card": "10H", "confidence": 0.97}]
+    assert report["seen"] == [{"card": "10H", "confidence": 0.97, "unsure": False}]
     assert report["check"]["cards"] == 1 and report["check"]["frame"] == [320, 240]
+
+
+def test_the_report_marks_the_readings_the_picture_draws_amber() -> None:
+    recorder = ViewRecorder("0", "table")
+    outline = ((10, 10), (110, 10), (110, 150), (10, 150))
+    recorder.record(np.full((240, 320, 3), 200, np.uint8),
+                    [vision.Sighting("9C", 0.55, outline), vision.Sighting("BK", 0.5, outline)], 5.0)
+    # an unsure face, as vision.annotate draws it; a back is never called unsure
+    assert [s["unsure"] for s in recorder.report()["seen"]] == [True, False]
+
+
+def test_a_frame_is_checked_once_however_often_the_page_asks(monkeypatch: pytest.MonkeyPatch) -> None:
+    checks = []
+    real = vision.check_view
+    monkeypatch.setattr(vision, "check_view", lambda image, seen: checks.append(1) or real(image, seen))
+    recorder = ViewRecorder("0", "shoe")
+    image = np.full((240, 320, 3), 200, np.uint8)
+    recorder.record(image, [card("7D")], 5.0)
+    first = recorder.report()["check"]
+    assert recorder.report()["check"] == first and len(checks) == 1
+    recorder.record(image, [], 5.0)  # an empty window: the shoe camera still shows the 7D
+    assert recorder.report()["check"] == first and len(checks) == 1
+    recorder.record(image, [card("QS")], 5.0)
+    assert recorder.report()["check"]["cards"] == 1 and len(checks) == 2
 
 
 @pytest.fixture(scope="module")

@@ -8,6 +8,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from table_video import table_video
 from typer.testing import CliRunner
 
 from dealer.cli import app
@@ -209,12 +210,7 @@ def test_check_tells_a_host_their_cards_are_too_small_and_writes_the_view(tmp_pa
 
 
 def test_check_takes_a_settled_frame_from_a_video_and_passes_a_good_view(tmp_path: Path) -> None:
-    near = SimulatedCamera(size=(960, 540), background="felt", seed=5, card_width=150)
-    path = tmp_path / "table.avi"
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (960, 540))
-    for _ in range(3):
-        writer.write(near.frame_for(["7C", "KD"], "row").image)
-    writer.release()
+    path = table_video(tmp_path / "table.avi", ["7C", "KD"], 3)  # 150-px cards on felt
     res = runner.invoke(app, ["vision", "check", str(path), "--settle", "3"])
     assert res.exit_code == 0, res.output
     assert "camera set up well" in res.stdout

@@ -7,7 +7,6 @@ const $ = (id) => document.getElementById(id);
 const REFRESH_MS = 1500;
 const RETRY_MS = 2000;   // the server could not be reached
 const SLOW_MS = 5000;    // no camera, no token: nothing changes until the server or the address does
-const SURE = 0.8;        // below this the picture draws a reading amber
 const MODES = { table: "watching the table", shoe: "watching the shoe window" };
 
 let frozen = false;
@@ -133,7 +132,7 @@ function cardLabel(code) {
 function seenEl(s) {
   const back = s.card === "BK";
   const red = /[HD]$/.test(s.card) && !back;
-  const unsure = !back && s.confidence < SURE;
+  const unsure = !!s.unsure;  // drawn amber in the picture too
   const pct = Math.round(100 * s.confidence);
   const label = cardLabel(s.card);
   const li = el("li", { class: `seen-card${red ? " red" : ""}${unsure ? " unsure" : ""}${back ? " back" : ""}`,
