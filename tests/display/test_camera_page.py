@@ -51,7 +51,8 @@ def shown_cards(page: Any) -> list[dict[str, Any]]:
     return page.eval_on_selector_all(  # type: ignore[no-any-return]
         "#seen .seen-card",
         "els => els.map(e => ({card: e.dataset.card, confidence: Number(e.dataset.confidence),"
-        " text: e.querySelector('.code').textContent, red: e.classList.contains('red')}))")
+        " text: e.querySelector('.code').textContent, red: e.classList.contains('red'),"
+        " unsure: e.classList.contains('unsure')}))")
 
 
 def freeze_on_api_frame(page: Any, server: Server, api: str) -> dict[str, Any]:
@@ -101,8 +102,8 @@ def test_camera_page_shows_what_the_camera_reads(browser: Any, server: Server, s
         assert codes == [a["code"] for a in check["advice"]] and page.is_visible("#advice li")
     assert report["seen"], "the simulated camera sees the card just dealt"
     cards = shown_cards(page)
-    assert [(c["card"], c["confidence"]) for c in cards] == [(s["card"], s["confidence"])
-                                                            for s in report["seen"]]
+    assert [(c["card"], c["confidence"], c["unsure"]) for c in cards] == [
+        (s["card"], s["confidence"], s["unsure"]) for s in report["seen"]]  # amber where the API says
     for c in cards:
         if c["card"] not in ("BK", "JK"):
             suit = c["card"][-1]
