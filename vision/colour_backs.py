@@ -68,7 +68,14 @@ def colour_backs(image: np.ndarray, known: list[Sighting]) -> list[Sighting]:
         cv2.morphologyEx((diff > level * level).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         for level in LEVELS
     ]
-    whole = _whole_backs(image, masks, scale, known)
+    faces = [_scaled(s.outline, scale) for s in known if s.card != BACK and len(s.outline) >= 3]
+    apart = []
+    if faces:
+        on_faces = np.zeros(masks[0].shape, np.uint8)
+        cv2.fillPoly(on_faces, faces, 1)
+        on_faces = cv2.dilate(on_faces, np.ones((5, 5), np.uint8))
+        apart = [cv2.morphologyEx(m & (1 - on_faces), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) for m in masks]
+    whole = _whole_backs(image, masks + apart, scale, known)
     hands = _backs_of_hands(image, masks, scale, known, whole)
     if lightness < PALE:  # the threshold finder's regions of hands hold their hole cards (``hand_backs``)
         return whole + hands

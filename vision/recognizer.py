@@ -58,6 +58,7 @@ from vision.index_frames import (
 )
 from vision.onnx_nets import check_bgr
 from vision.patch_reader import second_opinion
+from vision.region_cover import unexplained
 from vision.render import CARD_ASPECT
 from vision.sighting import BACK, JOKER, RED_SUITS, Sighting
 
@@ -473,7 +474,8 @@ class Recognizer:
             whole = [np.array(q.corners, np.float32).reshape(-1, 1, 2) for q in (*quads, *read_tentative)]
             read_whole = list(sightings)
             taken = TakenIndices.of(sightings)
-            for blob in det.blobs:
+            blobs = unexplained(det.blobs, sightings)
+            for blob in blobs:
                 for s in self._read_corners(view, blob.corners, colour, taken.holds):
                     # a corner on (or next to) a card already read whole is that card again
                     c = np.mean(np.array(s.index_corner or s.outline), axis=0)
@@ -504,7 +506,7 @@ class Recognizer:
                 grown = completed_backs(view, parts, sightings, maps)
                 sightings += [b for b in grown if not _covers_an_index(b, sightings)]
             # a back built from a region's outer corners is a whole card, never a court card's inner frame
-            held = backs_in_regions(view, det.blobs, sightings)
+            held = backs_in_regions(view, blobs, sightings)
             # (one under a face holds that face's index: ``backs_in_regions`` asked more of it)
             held = [b for b in held if b.evidence == (UNDER,) or not _covers_an_index(b, sightings)]
             sightings = split_hands(sightings, held) + held

@@ -1,0 +1,57 @@
+"""Which merged regions still hold something unread once the cards in them are read.
+
+The threshold finder gives a hand, a fan or touching cards as one bright region (``Blob``) with
+corner candidates; the recogniser looks at each candidate for an index and for a back. Where the
+cards read surely already cover the whole region, no other card shows there and those looks can
+only find the same cards again: in a frame of six two-card hands they were most of the reading.
+A region keeps its looks while a part of it the size of a card's corner (``LEFT`` of a card)
+lies outside every card read surely.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.detect import Blob
+from vision.sighting import BACK, Sighting
+
+SURE = 0.9  # a card read this surely explains the part of a region its outline covers
+LEFT = 0.1  # of a card's area: a part of a region outside the cards read this big may be another card
+SLIVER = 0.08  # of a card width: strips this thin along the cards' edges are their outlines' error
+WORK = 96.0  # pixels across a card at the size the cover is worked out at
+
+
+def unexplained(blobs: tuple[Blob, ...], read: list[Sighting]) -> tuple[Blob, ...]:
+    """The regions among ``blobs`` with a part at least ``LEFT`` of a card outside the outlines of
+    the cards ``read`` surely (a back's outline is no reading: it never explains a region)."""
+    outlines = [
+        np.asarray(s.outline, np.float64)
+        for s in read
+        if s.card != BACK and s.confidence >= SURE and len(s.outline) >= 3
+    ]
+    if not outlines or not blobs:
+        return blobs
+    areas = [abs(float(cv2.contourArea(o.astype(np.float32)))) for o in outlines]
+    card_area = float(np.median(areas))
+    if card_area <= 0:
+        return blobs
+    width = float(np.sqrt(card_area / 1.4))
+    scale = WORK / max(width, 1.0)
+    return tuple(b for b in blobs if _left_over(b, outlines, scale, width) >= LEFT * card_area)
+
+
+def _left_over(blob: Blob, outlines: list[np.ndarray], scale: float, width: float) -> float:
+    """The area (image pixels²) of ``blob`` outside every outline, slivers along them left out."""
+    region = np.asarray(blob.outline, np.float64).reshape(-1, 2)
+    if len(region) < 3:
+        return 0.0
+    lo = region.min(axis=0) - 2
+    size = np.ceil((region.max(axis=0) - lo + 4) * scale).astype(int) + 1
+    mask = np.zeros((int(size[1]), int(size[0])), np.uint8)
+    cv2.fillPoly(mask, [np.round((region - lo) * scale).astype(np.int32)], 1)
+    for o in outlines:
+        cv2.fillPoly(mask, [np.round((o - lo) * scale).astype(np.int32)], 0)
+    k = max(1, round(SLIVER * width * scale))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    return float(cv2.countNonZero(mask)) / (scale * scale)
