@@ -42,6 +42,15 @@ MIN_SIDE = 0.02  # of the frame's long side: a narrower region is no card (the f
 # pixels: in a frame under 400 px a back narrower than this is too small to tell from a print (and a
 # quad a few pixels across, snapped to the edges of noise, can have no area at all)
 MIN_BACK_PX = 8.0
+# a face read is cut out of the colour masks grown by this much of its width (its outline's error, its
+# border), and what is left of its region thinner than ``THIN`` of its width (its shadow, a rim) is
+# opened away, so a back lying against it stands alone. Chosen on renders of a back beside a face
+# (felt, dark, wood, grey, light wood, white; touching, 3 % and 8 % of a width apart; square and at
+# 25°): 29 of 36 found within a tenth of a width at 0.15 / 0.06, 28 at 0.2 / none, 19-20 at 0.05-0.1;
+# before, 18 (none on felt, dark or wood). Where the table's colour round two cards is mixed with
+# theirs (a dark table, cards touching) the back still does not stand out whole
+FACE_GROW = 0.15
+THIN = 0.06
 SAME_CARD = 0.6  # intersection over union of a candidate and a face's outline: that face
 ON_KNOWN = 0.3  # of a candidate's area on a back already seen: that back, or part of it
 SIZE_RATIO = 0.6  # of the median short side of the cards seen: the narrowest back (as closer_look)
@@ -72,9 +81,13 @@ def colour_backs(image: np.ndarray, known: list[Sighting]) -> list[Sighting]:
     apart = []
     if faces:
         on_faces = np.zeros(masks[0].shape, np.uint8)
-        cv2.fillPoly(on_faces, faces, 1)
-        on_faces = cv2.dilate(on_faces, np.ones((5, 5), np.uint8))
-        apart = [cv2.morphologyEx(m & (1 - on_faces), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) for m in masks]
+        for f in faces:
+            cv2.fillPoly(on_faces, [f], 1)
+            grow = max(1, round(FACE_GROW * _short_side(f)))
+            cv2.polylines(on_faces, [f], True, 1, thickness=2 * grow + 1)
+        k = max(3, round(THIN * float(np.median([_short_side(f) for f in faces]))) | 1)
+        thin = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+        apart = [cv2.morphologyEx(m & (1 - on_faces), cv2.MORPH_OPEN, thin) for m in masks]
     whole = _whole_backs(image, masks + apart, scale, known)
     hands = _backs_of_hands(image, masks, scale, known, whole)
     if lightness < PALE:  # the threshold finder's regions of hands hold their hole cards (``hand_backs``)

@@ -8,6 +8,9 @@ import pytest
 from vision import Recognizer, SimulatedCamera
 from vision.colour_backs import colour_backs
 from vision.sighting import BACK, Sighting
+from vision.simcam import Placement
+
+INDEX_BOX = ((0.03, 0.05), (0.17, 0.05), (0.17, 0.5), (0.03, 0.5))  # a face's index, in card widths
 
 
 def _middles(sightings: list[Sighting]) -> list[np.ndarray]:
@@ -74,3 +77,30 @@ def test_every_hole_card_on_a_pale_table_is_seen(background: str, seed: int) -> 
     assert sorted(s.card for s in rec.recognize(image)) == sorted(codes)
     rec.colour_search = False  # the switch a host trading backs on a pale cloth for speed would use
     assert [s.card for s in rec.recognize(image)].count(BACK) < 4
+
+
+@pytest.mark.parametrize(
+    ("background", "gap", "angle"),
+    [("felt", 0.0, 0.0), ("felt", 0.0, 25.0), ("wood", 0.0, 0.0), ("wood", 0.08, 25.0), ("dark", 0.08, 25.0)],
+)
+def test_a_back_lying_against_a_face_read_is_found(background: str, gap: float, angle: float) -> None:
+    # a back dealt beside a face, touching it or a few pixels off: on felt or wood the two make one
+    # region of "not the table", which is no card-shaped quad, and no back was found; with the face
+    # read, its place is cut out of that region and the back stands alone
+    cam = SimulatedCamera(size=(1280, 720), background=background, seed=3)
+    width = 130.0
+    step = width * (1 + gap)
+    a = np.radians(angle)
+    face = Placement("7H", (560.0, 360.0), angle, width)
+    back = Placement(BACK, (560.0 + step * np.cos(a), 360.0 - step * np.sin(a)), angle, width)
+    image = cam.render([face, back]).image
+    c = face.corners()
+    across, down = (c[1] - c[0]) / width, (c[3] - c[0]) / width  # per card width
+    index = tuple(
+        (float(p[0]), float(p[1]))
+        for p in (c[0] + across * width * u + down * width * v for u, v in INDEX_BOX)
+    )
+    read = Sighting("7H", 1.0, tuple((float(x), float(y)) for x, y in face.corners()), index)
+    found = colour_backs(image, [read])
+    assert [s.card for s in found] == [BACK]
+    assert np.linalg.norm(_middles(found)[0] - np.array(back.centre)) < 0.1 * width

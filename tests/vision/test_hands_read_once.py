@@ -88,6 +88,8 @@ def test_a_hands_region_corners_at_indices_read_surely_are_not_read_again(
 
     monkeypatch.setattr(Recognizer, "_read", read)
     monkeypatch.setattr(Recognizer, "_read_corners", read_corners)
+    # every region's corners looked at, as where a region is not all cards read surely
+    monkeypatch.setattr(recognizer, "unexplained", lambda blobs, read: blobs)
 
     def corner_reads() -> tuple[Counter[str], int]:
         state["reads"] = 0
@@ -297,3 +299,25 @@ def test_a_card_read_again_unsurely_through_another_corner_is_one_card() -> None
     assert recognizer._one_sighting_per_card([covered, unsure]) == [unsure]
     other = face(0.67, 80, 90, 150, "9S")
     assert recognizer._one_sighting_per_card([other, sure]) == [other, sure]
+
+
+def test_the_regions_of_hands_read_surely_are_not_searched_again(
+    monkeypatch: pytest.MonkeyPatch, bench_hands: Any
+) -> None:
+    # six two-card hands: each hand is one bright region, and once both its cards are read surely
+    # no other card shows there; only the hand of a face over a back (a back is no reading) is
+    # searched, its corners read and its hole card looked for
+    searched: list[int] = []
+    real_backs = hand_backs.backs_in_regions
+
+    def backs_in_regions(image: np.ndarray, blobs: tuple[object, ...], known: list[Sighting]) -> object:
+        searched.append(len(blobs))
+        return real_backs(image, blobs, known)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(recognizer, "backs_in_regions", backs_in_regions)
+    found = Recognizer("table").recognize(bench_hands.image)
+    assert Counter(s.card for s in found) == Counter(CODES)
+    assert searched == [1]
+    back = next(p for p in bench_hands.placements if p.code == BACK)
+    (hole,) = [s for s in found if s.card == BACK]
+    assert np.linalg.norm(np.mean(np.array(hole.outline), axis=0) - np.array(back.centre)) < 0.15 * back.width
