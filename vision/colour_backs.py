@@ -51,6 +51,7 @@ MIN_BACK_PX = 8.0
 # theirs (a dark table, cards touching) the back still does not stand out whole
 FACE_GROW = 0.15
 THIN = 0.06
+GROWS = 0.75  # of the narrowest back: a region narrower than this is one even after its sides are snapped
 SAME_CARD = 0.6  # intersection over union of a candidate and a face's outline: that face
 ON_KNOWN = 0.3  # of a candidate's area on a back already seen: that back, or part of it
 SIZE_RATIO = 0.6  # of the median short side of the cards seen: the narrowest back (as closer_look)
@@ -135,8 +136,8 @@ def _whole_backs(
             if len(middles) and np.hypot(*(middles - box_mid).T).min() < SAME_MIDDLE * min(bw, bh):
                 continue  # cheaply, before its shape is looked at
             q = _card_shape(c, min_side)
-            if q is None:
-                continue
+            if q is None or _short_side(q) < GROWS * narrowest * scale:
+                continue  # (the snap below grows a side by at most 2 × 7 %, twice: it could not pass)
             mid = q.mean(axis=0)
             if any(_overlap(q, t) > ON_KNOWN for t in taken):
                 continue
