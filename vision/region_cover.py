@@ -14,12 +14,13 @@ import cv2
 import numpy as np
 
 from vision.detect import Blob
+from vision.render import CARD_ASPECT
 from vision.sighting import BACK, Sighting
 
 SURE = 0.9  # a card read this surely explains the part of a region its outline covers
 LEFT = 0.1  # of a card's area: a part of a region outside the cards read this big may be another card
 SLIVER = 0.08  # of a card width: strips this thin along the cards' edges are their outlines' error
-WORK = 96.0  # pixels across a card at the size the cover is worked out at
+WORK = 96.0  # pixels across a card at the size the cover is worked out at (never above full size)
 
 
 def unexplained(blobs: tuple[Blob, ...], read: list[Sighting]) -> tuple[Blob, ...]:
@@ -36,8 +37,8 @@ def unexplained(blobs: tuple[Blob, ...], read: list[Sighting]) -> tuple[Blob, ..
     card_area = float(np.median(areas))
     if card_area <= 0:
         return blobs
-    width = float(np.sqrt(card_area / 1.4))
-    scale = WORK / max(width, 1.0)
+    width = float(np.sqrt(card_area / CARD_ASPECT))
+    scale = min(1.0, WORK / max(width, 1.0))  # a frame of tiny cards is not worked on at many times its size
     return tuple(b for b in blobs if _left_over(b, outlines, scale, width) >= LEFT * card_area)
 
 
@@ -45,7 +46,7 @@ def _left_over(blob: Blob, outlines: list[np.ndarray], scale: float, width: floa
     """The area (image pixels²) of ``blob`` outside every outline, slivers along them left out."""
     region = np.asarray(blob.outline, np.float64).reshape(-1, 2)
     if len(region) < 3:
-        return 0.0
+        return float("inf")  # no area to tell: searched as before
     lo = region.min(axis=0) - 2
     size = np.ceil((region.max(axis=0) - lo + 4) * scale).astype(int) + 1
     mask = np.zeros((int(size[1]), int(size[0])), np.uint8)

@@ -55,3 +55,9 @@ def test_unsure_readings_and_backs_explain_nothing() -> None:
     assert unexplained((region,), [a, unsure]) == (region,)
     assert unexplained((region,), [a, back]) == (region,)
     assert unexplained((region,), []) == (region,)
+
+
+def test_a_region_with_no_area_to_tell_is_searched_as_before() -> None:
+    a = _card(100, 100)
+    line = Blob(np.array([[100.0, 100.0], [300.0, 100.0]]), ())
+    assert unexplained((line,), [a]) == (line,)
