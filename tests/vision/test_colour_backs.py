@@ -95,7 +95,7 @@ def test_a_back_lying_against_a_face_read_is_found(background: str, gap: float, 
     back = Placement(BACK, (560.0 + step * np.cos(a), 360.0 - step * np.sin(a)), angle, width)
     image = cam.render([face, back]).image
     c = face.corners()
-    across, down = (c[1] - c[0]) / width, (c[3] - c[0]) / width  # per card width
+    across, down = ((c[k] - c[0]) / np.linalg.norm(c[k] - c[0]) for k in (1, 3))  # unit vectors
     index = tuple(
         (float(p[0]), float(p[1]))
         for p in (c[0] + across * width * u + down * width * v for u, v in INDEX_BOX)
