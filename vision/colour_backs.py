@@ -82,11 +82,12 @@ def colour_backs(image: np.ndarray, known: list[Sighting]) -> list[Sighting]:
     apart = []
     if faces:
         on_faces = np.zeros(masks[0].shape, np.uint8)
-        for f in faces:
+        widths = [_short_side(f) for f in faces]
+        for f, width in zip(faces, widths, strict=True):
             cv2.fillPoly(on_faces, [f], 1)
-            grow = max(1, round(FACE_GROW * _short_side(f)))
+            grow = max(1, round(FACE_GROW * width))
             cv2.polylines(on_faces, [f], True, 1, thickness=2 * grow + 1)
-        k = max(3, round(THIN * float(np.median([_short_side(f) for f in faces]))) | 1)
+        k = max(3, round(THIN * float(np.median(widths))) | 1)
         thin = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
         apart = [cv2.morphologyEx(m & (1 - on_faces), cv2.MORPH_OPEN, thin) for m in masks]
     whole = _whole_backs(image, masks + apart, scale, known)

@@ -5,7 +5,7 @@ corner candidates; the recogniser looks at each candidate for an index and for a
 cards read surely already cover the whole region, no other card shows there and those looks can
 only find the same cards again: in a frame of six two-card hands they were most of the reading.
 A region keeps its looks while a part of it the size of a card's corner (``LEFT`` of a card)
-lies outside every card read surely.
+lies outside every card read surely (``SURE``: its outline explains the part it covers).
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ import cv2
 import numpy as np
 
 from vision.detect import Blob
+from vision.index_frames import SURE  # a reading this confident is taken as right
 from vision.render import CARD_ASPECT
 from vision.sighting import BACK, Sighting
 
-SURE = 0.9  # a card read this surely explains the part of a region its outline covers
 LEFT = 0.1  # of a card's area: a part of a region outside the cards read this big may be another card
 SLIVER = 0.08  # of a card width: strips this thin along the cards' edges are their outlines' error
 WORK = 96.0  # pixels across a card at the size the cover is worked out at (never above full size)

@@ -18,7 +18,7 @@ def _card(x: float, y: float, code: str = "7H", confidence: float = 1.0) -> Sigh
 
 
 def _region(*cards: Sighting) -> Blob:
-    """The outline of the cards' union (axis-aligned cards: its bounding staircase)."""
+    """The cards' bounding box as one region (as the threshold finder outlines a hand, roughly)."""
     pts = np.concatenate([np.array(c.outline) for c in cards])
     x0, y0 = pts.min(axis=0)
     x1, y1 = pts.max(axis=0)

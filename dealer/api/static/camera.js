@@ -236,7 +236,6 @@ async function tick() {
           break;
         }
       }
-      if (mine !== gen) return;
     }
     if (mine !== gen) return;
     draw(r);
