@@ -167,6 +167,27 @@ def _percentiles(values: np.ndarray, qs: tuple[float, ...]) -> list[float]:
     return np.searchsorted(hist, [q / 100.0 * total for q in qs]).astype(float).tolist()  # type: ignore[no-any-return]
 
 
+def interpolated_percentiles(values: np.ndarray, qs: tuple[float, ...]) -> list[float]:
+    """``np.percentile(values, qs)`` (its default, linear method) of uint8 ``values``, to the last bit,
+    from a histogram: a few times faster on a corner patch, where it is asked about a hundred times
+    a frame. The order statistics are read off the cumulative counts and blended as numpy blends
+    them (from the nearer neighbour's side)."""
+    v = np.ascontiguousarray(values, np.uint8).ravel()
+    if v.size == 0:
+        raise ValueError("percentiles of no values")
+    cum = np.bincount(v, minlength=256).cumsum()
+    last = v.size - 1
+    out = []
+    for q in qs:
+        at = q / 100.0 * last
+        i = int(np.floor(at))
+        g = at - i
+        a = float(np.searchsorted(cum, i, side="right"))
+        b = float(np.searchsorted(cum, min(i + 1, last), side="right"))
+        out.append(b - (b - a) * (1.0 - g) if g >= 0.5 else a + (b - a) * g)
+    return out
+
+
 def _mean_of(values: np.ndarray, where: np.ndarray) -> float:
     """The mean of small integers ``values`` where ``where`` holds, 0 where nothing is selected.
 

@@ -22,7 +22,7 @@ import numpy as np
 
 from vision.detect import min_channel
 from vision.errors import ModelError
-from vision.index import PW, PX
+from vision.index import PW, PX, interpolated_percentiles
 from vision.onnx_nets import OnnxNet, load_checked
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -216,7 +216,7 @@ def fallback_min() -> float:
 
 def has_ink(patch: np.ndarray) -> bool:
     """Whether the patch holds any ink at all (bare paper or an even table is not worth a forward pass)."""
-    dark, white = np.percentile(min_channel(patch)[::2, ::2], (3, 90))
+    dark, white = interpolated_percentiles(min_channel(patch)[::2, ::2], (3, 90))
     return bool(white - dark >= MIN_CONTRAST)
 
 

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 
 from vision.detect import CardQuad, min_channel
 from vision.index import (
@@ -17,6 +20,7 @@ from vision.index import (
     cut_patch,
     hog,
     hog_many,
+    interpolated_percentiles,
     segment_index,
 )
 from vision.render import CardStyle, render_card
@@ -98,6 +102,25 @@ def test_mean_of_selected_integers_is_the_float32_mean() -> None:
         want = float(np.mean(values[where].astype(np.float32))) if where.any() else 0.0
         assert _mean_of(values, where) == want
     assert _mean_of(np.ones((3, 3), np.int16), np.zeros((3, 3), bool)) == 0.0
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    arrays(np.uint8, st.tuples(st.integers(1, 50), st.integers(1, 30))),
+    st.lists(st.floats(0.0, 100.0), min_size=1, max_size=4),
+)
+def test_interpolated_percentiles_are_numpys_to_the_bit(values: np.ndarray, qs: list[float]) -> None:
+    # has_ink asks this of every corner patch: the fast way must decide exactly as np.percentile did
+    assert interpolated_percentiles(values, tuple(qs)) == np.percentile(values, qs).tolist()
+
+
+def test_interpolated_percentiles_of_a_patch_with_few_levels() -> None:
+    # ties between neighbouring order statistics (a patch of paper and one ink level) are the usual case
+    patch = np.full((50, 29), 235, np.uint8)
+    patch[10:30, 3:9] = 40
+    assert interpolated_percentiles(patch, (3, 90)) == np.percentile(patch, (3, 90)).tolist()
+    with pytest.raises(ValueError, match="no values"):
+        interpolated_percentiles(np.zeros((0, 3), np.uint8), (50,))
 
 
 def _index_of(code: str, cast: tuple[int, int, int] = (0, 0, 0)) -> IndexGlyphs:
