@@ -226,10 +226,14 @@ def _read_frames(
         for at in [f] + [_moved(f, bx, by) for bx, by in rec.corner_search]:
             # which edge is the short one decides upright or sideways: the network's guess first. The
             # other is read only where its glyphs segment: read whole by the patch reader, it gave 2
-            # readings in 1,880 on 120 training-family scenes (the guess read whole gave 97 in 1,900)
+            # readings in 1,880 on 120 training-family scenes (the guess read whole gave 97 in 1,900).
+            # A sideways patch is never read whole: the finder guesses sideways at the bare corners of
+            # most two-index cards, where the whole-patch network was asked ~25 times a 1080p frame of
+            # six hands for nothing; not asking it there left the 240 training-family scenes as they
+            # were and took 4 false cards (and 1 true) off the 240 held-out ones (session 20)
             inked = False
             for side in (fr.sideways, not fr.sideways):
-                r, ink = rec._read(image, at, side, colour, whole=side == fr.sideways)
+                r, ink = rec._read(image, at, side, colour, whole=not side and not fr.sideways)
                 inked = inked or ink
                 if r is not None and r.confidence >= rec.min_confidence:
                     if best is None or r.confidence > best[0].confidence:

@@ -204,6 +204,25 @@ def test_an_index_frame_is_read_whole_only_the_way_the_finder_guessed() -> None:
     assert read == []
 
 
+def test_no_sideways_patch_is_read_whole(monkeypatch: pytest.MonkeyPatch, bench_hands: Any) -> None:
+    # the finder guesses "sideways" (a four-index deck's mirrored index) at the bare corners of most
+    # of these two-index cards; where such a patch's glyphs do not segment the whole-patch network is
+    # not asked about it (it still gives a second opinion on glyphs that segment), and every card is
+    # still read
+    asked: list[bool] = []
+    real = recognizer.second_opinion
+
+    def second_opinion(patch: np.ndarray, m: np.ndarray, sideways: bool, glyphs: Any, **kw: Any) -> Any:
+        if glyphs is None:
+            asked.append(sideways)
+        return real(patch, m, sideways, glyphs, **kw)
+
+    monkeypatch.setattr(recognizer, "second_opinion", second_opinion)
+    found = Recognizer("table").recognize(bench_hands.image)
+    assert Counter(s.card for s in found) == Counter(CODES)
+    assert asked and not any(asked)
+
+
 def test_a_hole_card_tucked_under_its_up_card_is_a_back(bench_hands: Any) -> None:
     # the back's outline holds the 8H's index, which the recogniser takes for a wrong outline unless
     # the card-side network is surer than for a back found apart from any face
