@@ -6,6 +6,7 @@ Screenshots are left in DEALER_SCREENSHOTS (or a temporary folder) for a person 
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -123,6 +124,30 @@ def test_camera_page_shows_what_the_camera_reads(browser: Any, server: Server, s
 
     assert layout_problems(page, BOXES) == []
     screenshot(page, shots, f"camera-{size}", full_page=size == "phone")
+    assert errors == []
+    page.close()
+
+
+def test_an_unsure_reading_is_listed_amber_and_a_back_as_face_down(browser: Any, server: Server) -> None:
+    """The simulated camera reads every card surely, so the page's report is the server's own with its
+    readings replaced by an unsure card, a sure one and a back (as ``dealer.table`` reports them)."""
+    real: dict[str, Any] = wait_for("a frame read", lambda: (r := server.get("/api/camera"))["frame"] and r)
+    seen = [{"card": "9C", "confidence": 0.55, "unsure": True},
+            {"card": "QH", "confidence": 0.99, "unsure": False},
+            {"card": "BK", "confidence": 0.5, "unsure": False}]
+    page, errors = open_page(browser, "about:blank", "phone")  # the route is set before the page asks
+    page.route(re.compile(r"/api/camera(\?|$)"), lambda route: route.fulfill(json={**real, "seen": seen}))
+    page.goto(server.url + "/camera")
+    page.wait_for_selector("#seen .seen-card[data-card=BK]", timeout=30_000)
+    cards = shown_cards(page)
+    assert [(c["card"], c["unsure"], c["red"]) for c in cards] == [("9C", True, False), ("QH", False, True),
+                                                                  ("BK", False, False)]
+    conf = page.eval_on_selector_all("#seen .seen-card .conf", "els => els.map(e => e.textContent)")
+    assert conf == ["55 % · unsure", "99 % sure", "face down"]
+    colours = page.eval_on_selector_all("#seen .seen-card",
+                                        "els => els.map(e => getComputedStyle(e).borderLeftColor)")
+    assert colours[0] == "rgb(255, 170, 0)"  # the legend's amber (camera.css --unsure)
+    assert colours[1] != colours[0]
     assert errors == []
     page.close()
 
