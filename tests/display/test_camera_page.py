@@ -128,7 +128,8 @@ def test_camera_page_shows_what_the_camera_reads(browser: Any, server: Server, s
     page.close()
 
 
-def test_an_unsure_reading_is_listed_amber_and_a_back_as_face_down(browser: Any, server: Server) -> None:
+def test_an_unsure_reading_is_listed_amber_and_a_back_as_face_down(browser: Any, server: Server,
+                                                                   shots: Path) -> None:
     """The simulated camera reads every card surely, so the page's report is the server's own with its
     readings replaced by an unsure card, a sure one and a back (as ``dealer.table`` reports them)."""
     real: dict[str, Any] = wait_for("a frame read", lambda: (r := server.get("/api/camera"))["frame"] and r)
@@ -148,6 +149,8 @@ def test_an_unsure_reading_is_listed_amber_and_a_back_as_face_down(browser: Any,
                                         "els => els.map(e => getComputedStyle(e).borderLeftColor)")
     assert colours[0] == "rgb(255, 170, 0)"  # the legend's amber (camera.css --unsure)
     assert colours[1] != colours[0]
+    assert layout_problems(page, BOXES) == []
+    screenshot(page, shots, "camera-unsure-phone", full_page=True)
     assert errors == []
     page.close()
 
