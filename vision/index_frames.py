@@ -65,6 +65,11 @@ CLOSER_MIN = 0.8  # a reading from the closer look counts from here (chosen on t
 # frames read, 1,597 peak at 0.5 or more, and 122 of the 129 readings kept; F1 the same on both
 # 240-scene sets (0.6 lost 2 held-out cards, 0.7 lost 3)
 CLOSER_HEAT = 0.5
+# where the cards in view are narrower than this many network pixels at the finder's working size, the
+# finder looks again at SMALL_PASS times that size (session 22, chosen on training-family scenes of
+# 1280 × 960 and of 3200 × 2400 pixels: 28 to 44 px and 1.5, 2 and 2.5 times measured)
+SMALL_CARD = 36
+SMALL_PASS = 2
 # a step between finding the index frames and reading them: (recogniser, image, frames) → frames
 FrameStep = Callable[["Recognizer", np.ndarray, list[IndexFrame]], list[IndexFrame]]
 
@@ -77,7 +82,8 @@ def find_frames(
     read surely, are that card again and are dropped before the steps (none of them would be read)."""
     sure = _Sure(known or [])
     found = index_frames(maps, rec.min_index_heat)
-    frames = [f for f in big_card_frames(rec, view, found, known) if not sure.holds(f)]
+    frames = small_card_frames(rec, view, maps, big_card_frames(rec, view, found, known))
+    frames = [f for f in frames if not sure.holds(f)]
     for step in rec.frame_steps:
         frames = step(rec, view, frames)
     return frames
@@ -110,6 +116,33 @@ def big_card_frames(
         if not any(np.linalg.norm(c.frame.origin - f.frame.origin) < 0.25 * c.frame.width for c in coarse)
     ]
     return coarse + kept
+
+
+def small_card_frames(
+    rec: Recognizer, view: np.ndarray, maps: FinderMaps, frames: list[IndexFrame]
+) -> list[IndexFrame]:
+    """``frames`` and those of small cards from a second pass at ``SMALL_PASS`` times the working
+    size, where their indices are as many network pixels as the finder learned to see: at 512 px a
+    3200-px photo's 100-px card is 16 network pixels wide and a 1280-px frame's 50-px card 20, its
+    index 4 tall. Run only where the cards in view are small: the median card width of the first
+    pass's (``maps``) surer frames (index heat 0.5 or more) under ``SMALL_CARD`` network pixels (a
+    court card's art or a pip raises weak frames of any width), and never at more than the frame's
+    own size. A second-pass frame of a card that small is added where the first pass gave no frame
+    within 0.15 card widths (one index, one frame)."""
+    small = SMALL_CARD * maps.scale  # full-image pixels
+    sure = [f.frame.width for f in frames if f.score >= 0.5]
+    if not rec.small_pass or not sure or float(np.median(sure)) >= small:
+        return frames
+    size = min(SMALL_PASS * rec.finder_size, -(-max(view.shape[:2]) // 32) * 32)
+    if size <= rec.finder_size:  # the first pass saw the frame at (nearly) full size
+        return frames
+    again = index_frames(default_finder().run(view, size), rec.min_index_heat)
+    return frames + [
+        a
+        for a in again
+        if a.frame.width < small
+        and not any(np.linalg.norm(a.frame.origin - f.frame.origin) < 0.15 * f.frame.width for f in frames)
+    ]
 
 
 def read_index_frames(

@@ -1,5 +1,5 @@
-"""``dealer bench vision``: ms per shoe frame, 1920×1080 table frame (cards apart, and in overlapping
-hands) and 24 MP photo (one core).
+"""``dealer bench vision``: ms per shoe frame, 1920×1080 table frame (cards apart, in overlapping
+hands, and small: a camera far off) and 24 MP photo (one core).
 
 Each frame kind is reported against its target (issue 13) with a split into finding (the card
 finder(s) alone, timed on the same frame) and reading (the rest: cutting, segmenting and classifying
@@ -20,17 +20,20 @@ from dealer.commands.groups import group
 from dealer.commands.output import console, print_json
 
 # issue 13, on one core: a shoe-window frame, a 1920×1080 table frame with up to 12 cards, a 24 MP photo
-# (the 12 cards laid apart, and dealt as a blackjack table's six two-card hands, overlapping)
+# (the 12 cards laid apart, dealt as a blackjack table's six two-card hands, overlapping, and laid
+# apart 100 px wide, where the learned finder looks again at twice its working size)
 TARGETS_MS = {
     "shoe_frame_640x480": 5.0,
     "table_frame_1920x1080_12_cards": 50.0,
     "table_frame_1920x1080_6_hands": 50.0,
+    "table_frame_1920x1080_12_small_cards": 50.0,
     "photo_6000x4000_9_cards": 1500.0,
 }
 LABELS = {
     "shoe_frame_640x480": "shoe frame 640×480",
     "table_frame_1920x1080_12_cards": "table frame 1920×1080, 12 cards apart",
     "table_frame_1920x1080_6_hands": "table frame 1920×1080, 12 cards in 6 hands",
+    "table_frame_1920x1080_12_small_cards": "table frame 1920×1080, 12 cards 100 px wide",
     "photo_6000x4000_9_cards": "photo 6000×4000 (24 MP), 9 cards",
 }
 
@@ -82,6 +85,8 @@ def run_bench(repeat: int = 5, finder: str | None = None) -> dict[str, object]:
     cam = SimulatedCamera(size=(1920, 1080), background="felt", seed=11, card_width=170)
     table = [cam.frame_for(codes, layout="row").image, cam.frame_for(codes, layout="scatter").image]
     hands = [cam.frame_for(codes, layout="hand").image]  # each card half over the one dealt before it
+    far_cam = SimulatedCamera(size=(1920, 1080), background="felt", seed=11, card_width=100)
+    small = [far_cam.frame_for(codes, layout="scatter").image]
     shoe_cam = SimulatedCamera(size=(640, 480), background="dark", seed=12)
     shoe = [shoe_cam.frame_for([c], layout="shoe").image for c in codes[:6]]
     # a 24-megapixel phone photo of a light table: five board cards and two hands
@@ -104,6 +109,10 @@ def run_bench(repeat: int = 5, finder: str | None = None) -> dict[str, object]:
         ),
         "table_cards_found": cards_found,
         "hands_cards_found": len(rec_t.recognize(hands[0])),
+        "table_frame_1920x1080_12_small_cards": _time(
+            rec_t, small, repeat, TARGETS_MS["table_frame_1920x1080_12_small_cards"]
+        ),
+        "small_cards_found": len(rec_t.recognize(small[0])),
         "photo_6000x4000_9_cards": _time(
             rec_t, photo, max(1, repeat // 3), TARGETS_MS["photo_6000x4000_9_cards"]
         ),
@@ -124,7 +133,7 @@ def summary(result: dict[str, Any]) -> list[str]:
         )
     found = (
         f"table frames {result['table_cards_found']}, hands {result['hands_cards_found']}, "
-        f"photo {result['photo_cards_found']}"
+        f"small cards {result['small_cards_found']}, photo {result['photo_cards_found']}"
     )
     lines.append(f"cards found: {found}")
     lines.append(f"finders: {result['finder']}; one thread; {result['machine']}")

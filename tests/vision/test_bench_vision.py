@@ -49,17 +49,22 @@ def test_the_summary_names_every_target_and_whether_it_is_met() -> None:
         "shoe_frame_640x480": timing(3.1, TARGETS_MS["shoe_frame_640x480"]),
         "table_frame_1920x1080_12_cards": timing(71.0, TARGETS_MS["table_frame_1920x1080_12_cards"]),
         "table_frame_1920x1080_6_hands": timing(48.0, TARGETS_MS["table_frame_1920x1080_6_hands"]),
+        "table_frame_1920x1080_12_small_cards": timing(
+            96.0, TARGETS_MS["table_frame_1920x1080_12_small_cards"]
+        ),
         "photo_6000x4000_9_cards": timing(420.0, TARGETS_MS["photo_6000x4000_9_cards"]),
         "table_cards_found": [12, 12],
         "hands_cards_found": 12,
+        "small_cards_found": 11,
         "photo_cards_found": 9,
         "finder": {"table": "both", "shoe": "classic"},
         "machine": "test",
     }
     lines = summary(result)
-    assert [line.split(":")[0] for line in lines[:4]] == list(LABELS.values())
+    assert [line.split(":")[0] for line in lines[:5]] == list(LABELS.values())
     assert "3.1 ms median (target ≤ 5 ms: met)" in lines[0]
     assert "71.0 ms median (target ≤ 50 ms: NOT met)" in lines[1]
     assert "in 6 hands" in lines[2] and "48.0 ms median (target ≤ 50 ms: met)" in lines[2]
-    assert "(target ≤ 1500 ms: met)" in lines[3] and "find 210.0 ms, read 210.0 ms" in lines[3]
-    assert "hands 12" in lines[4]
+    assert "100 px wide" in lines[3] and "96.0 ms median (target ≤ 50 ms: NOT met)" in lines[3]
+    assert "(target ≤ 1500 ms: met)" in lines[4] and "find 210.0 ms, read 210.0 ms" in lines[4]
+    assert "hands 12, small cards 11" in lines[5]

@@ -253,6 +253,7 @@ def test_small_cards_in_a_fan_or_hand_are_read_at_a_closer_look(
     )
     rec = Recognizer("table")
     rec.row_walk = False  # which finds the fan's too, from its neighbours (tests/vision/test_fan_rows.py)
+    rec.small_pass = False  # which looks at the whole frame at twice the size (test_vision_small_cards.py)
     found = Counter(s.card for s in rec.recognize(image))
     assert sum((found & Counter(codes)).values()) >= read
     assert not found - Counter(codes)  # no card that is not there

@@ -399,6 +399,7 @@ def make_scene(
     backs: int = 6,
     back_designs: float = 0.0,
     layout_p: tuple[float, ...] = LAYOUT_P,
+    max_card: float | None = None,
 ) -> Scene:
     """One scene ``size`` = (w, h) with its label map and card truths. Cards are drawn from a pool
     holding each face once, the joker twice and the back ``backs`` times. That share
@@ -414,7 +415,8 @@ def make_scene(
     ss = float(rng.choice([1.0, 1.0, 1.5, 2.0]))  # drawn large, then downscaled
     W, H = int(w * ss), int(h * ss)
     short = min(w, h)
-    card_out = float(np.exp(rng.uniform(np.log(min_card), np.log(max(min_card + 1, 0.6 * short)))))
+    top = 0.6 * short if max_card is None else min(0.6 * short, max_card)
+    card_out = float(np.exp(rng.uniform(np.log(min_card), np.log(max(min_card + 1, top)))))
     card_px = card_out * ss
     view = _view(rng, W, H, card_px)
     img = table_surface(family, rng, H, W)
@@ -659,7 +661,9 @@ def regression_targets(scene: Scene, stride: int = 4) -> np.ndarray:
     return out
 
 
-def write_benchmark(out: Path, split: str, count: int, seed: int, size: tuple[int, int]) -> None:
+def write_benchmark(
+    out: Path, split: str, count: int, seed: int, size: tuple[int, int], max_card: float | None = None
+) -> None:
     """A scene folder ``dealer vision eval`` reads (``labels.json``: the cards a reader must find;
     ``optional.json``: those it may, being too small or showing no index), plus ``truth.json``."""
     rng = np.random.default_rng(seed)
@@ -671,7 +675,7 @@ def write_benchmark(out: Path, split: str, count: int, seed: int, size: tuple[in
     decks = [Deck(rng) for _ in range(8)]
     for i in range(count):
         w, h = size if rng.random() < 0.7 else (size[1], size[0])
-        scene = make_scene(rng, (w, h), families, decks, max_cards=10, min_card=READABLE)
+        scene = make_scene(rng, (w, h), families, decks, max_cards=10, min_card=READABLE, max_card=max_card)
         name = f"scene_{i:03d}.jpg"
         cv2.imwrite(str(out / "images" / name), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
         # the codes a reader can be asked for: cards wide enough to read with at least one index
@@ -697,9 +701,10 @@ def main() -> None:
     ap.add_argument("--count", type=int, default=60)
     ap.add_argument("--seed", type=int, default=777)
     ap.add_argument("--size", default="1280x960")
+    ap.add_argument("--max-card", type=float, default=None, help="widest card in px (a phone photo of a table)")
     a = ap.parse_args()
     w, h = (int(v) for v in a.size.split("x"))
-    write_benchmark(a.out, a.split, a.count, a.seed, (w, h))
+    write_benchmark(a.out, a.split, a.count, a.seed, (w, h), a.max_card)
 
 
 if __name__ == "__main__":

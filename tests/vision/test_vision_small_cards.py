@@ -1,0 +1,87 @@
+"""The learned finder's pass at twice its working size where the cards in view are small
+(vision.index_frames.small_card_frames): a phone photo of a whole table shows cards of 100 px in a
+3200-px frame, 16 network pixels wide at the finder's 512."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from vision import Recognizer, SimulatedCamera, index_frames
+from vision.finder import FinderMaps, IndexFrame, default_finder, frame_from_vectors
+
+CODES = ["AS", "10H", "QD", "7C", "6S", "9D", "KH", "4C"]
+
+
+def _frame(x: float, width: float, score: float = 0.9) -> IndexFrame:
+    return frame_from_vectors(np.array([x, 100.0]), np.array([width, 0.0]), np.array([0.0, width]), score)
+
+
+def _maps(view: np.ndarray, finder_size: int = 512) -> FinderMaps:
+    """First-pass maps of ``view`` as ``small_card_frames`` uses them: only their scale counts."""
+    h, w = view.shape[:2]
+    scale = max(1.0, max(h, w) / finder_size)
+    empty = np.zeros((3, 1, 1), np.float32)
+    return FinderMaps(empty, np.zeros((7, 1, 1), np.float32), scale, (round(w / scale), round(h / scale)))
+
+
+def test_the_small_card_pass_runs_only_where_the_cards_in_view_are_small(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    finder = default_finder()
+    real_run = type(finder).run
+    runs: list[int] = []
+    monkeypatch.setattr(
+        type(finder), "run", lambda self, im, side: runs.append(side) or real_run(self, im, side)
+    )
+    rec = Recognizer("table")
+    view = np.full((2400, 3200, 3), 60, np.uint8)  # a phone photo's size: 6.25 pixels per network pixel
+    maps = _maps(view)
+    big = [_frame(100.0 + 400 * k, 300.0) for k in range(3)]  # 48 network pixels wide
+    small = [_frame(100.0 + 200 * k, 120.0) for k in range(3)]  # 19 network pixels wide
+
+    assert index_frames.small_card_frames(rec, view, maps, big) == big
+    assert runs == []  # cards this big are seen well at the working size
+    # the median card decides, among the surer frames: a pip or court art raises small weak ones
+    faint = [_frame(2000.0 + 150 * k, 120.0, score=0.35) for k in range(5)]
+    assert index_frames.small_card_frames(rec, view, maps, big + faint) == big + faint
+    assert runs == []
+    # small cards: a second pass at twice the working size (a bare table adds no frame)
+    assert index_frames.small_card_frames(rec, view, maps, small) == small
+    assert runs == [2 * rec.finder_size]
+    runs.clear()
+    rec.small_pass = False
+    assert index_frames.small_card_frames(rec, view, maps, small) == small
+    assert runs == []
+    # a frame the first pass saw at (nearly) full size has nothing more to show
+    rec.small_pass = True
+    one = [_frame(100.0, 20.0)]
+    webcam = np.full((480, 640, 3), 60, np.uint8)
+    assert index_frames.small_card_frames(rec, webcam, _maps(webcam), one) == one
+    assert runs == [640]  # a little more than the working size, never more than the frame itself
+    runs.clear()
+    tiny = np.full((400, 500, 3), 60, np.uint8)
+    assert index_frames.small_card_frames(rec, tiny, _maps(tiny), one) == one
+    assert runs == []
+
+
+@pytest.mark.parametrize(
+    ("background", "width", "layout", "read"),
+    [("light_wood", 90, "hand", 8), ("felt", 90, "fan", 6), ("white", 110, "hand", 8)],
+)
+def test_small_cards_in_a_big_photo_are_read_at_twice_the_working_size(
+    background: str, width: int, layout: str, read: int
+) -> None:
+    # 90-110 px cards in a 3200 × 2400 picture are 14-18 network pixels wide at the first pass,
+    # where the index of a hand's or a fan's card is a pixel or two of the index map
+    image = SimulatedCamera(size=(3200, 2400), background=background, seed=5, card_width=width).frame_for(
+        CODES, layout
+    ).image
+    rec = Recognizer("table")
+    found = Counter(s.card for s in rec.recognize(image))
+    assert sum((found & Counter(CODES)).values()) >= read
+    assert not found - Counter(CODES)  # no card that is not there
+    rec.small_pass = False
+    assert sum((Counter(s.card for s in rec.recognize(image)) & Counter(CODES)).values()) < read
