@@ -701,7 +701,7 @@ def main() -> None:
     ap.add_argument("--count", type=int, default=60)
     ap.add_argument("--seed", type=int, default=777)
     ap.add_argument("--size", default="1280x960")
-    ap.add_argument("--max-card", type=float, default=None, help="widest card in px (a phone photo of a table)")
+    ap.add_argument("--max-card", type=float, default=None, help="widest card, px (a phone photo of a table)")
     a = ap.parse_args()
     w, h = (int(v) for v in a.size.split("x"))
     write_benchmark(a.out, a.split, a.count, a.seed, (w, h), a.max_card)
