@@ -85,3 +85,25 @@ def test_small_cards_in_a_big_photo_are_read_at_twice_the_working_size(
     assert not found - Counter(CODES)  # no card that is not there
     rec.small_pass = False
     assert sum((Counter(s.card for s in rec.recognize(image)) & Counter(CODES)).values()) < read
+
+
+def test_a_big_photos_table_grain_is_not_traced_for_corners(monkeypatch: pytest.MonkeyPatch) -> None:
+    # at the classic finder's 640-px working width a 6000-px photo of light wood shows its grain as
+    # bright bands across the frame; traced at full resolution they gave some 1,800 corners to read
+    import cv2
+
+    from vision import detect
+
+    traced: list[float] = []  # each traced region's long side, in card widths
+    real = detect._fine_corners
+
+    def spy(image: np.ndarray, contour: np.ndarray, card_width: float, scale: float) -> list:
+        traced.append(max(cv2.boundingRect(contour)[2:]) / card_width)
+        return real(image, contour, card_width, scale)
+
+    monkeypatch.setattr(detect, "_fine_corners", spy)
+    codes = CODES + ["JS"]
+    cam = SimulatedCamera(size=(6000, 4000), background="light_wood", seed=13, card_width=150)
+    found = Counter(s.card for s in Recognizer("table").recognize(cam.frame_for(codes, "scatter").image))
+    assert found == Counter(codes)
+    assert traced and max(traced) <= detect.MAX_SPREAD
