@@ -254,8 +254,8 @@ def blob_corners(contour: np.ndarray, card_width: float, scale: float) -> list[C
 
 # a bright region longer than this many card widths is no hand, fan, row or pile of cards (those
 # span a few) but the table's grain or a lamp's glare: it is not traced again at full resolution,
-# where it gave a 24 MP photo of 150-px cards on light wood some 1,800 corners to read (1.2 s of
-# its 1.3 s; session 22: no card changed on the benchmark sets or the dev photos)
+# where it gave a 24 MP photo of 150-px cards on light wood some 1,800 corner frames to read (1.2 s
+# of its 1.3 s; session 22: on the benchmark sets one false card fewer, no other card changed)
 MAX_SPREAD = 10.0
 
 

@@ -7,6 +7,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from reading_checks import reads_more_with
 
 from vision import Recognizer, SimulatedCamera, index_frames
 from vision.detect import CornerFrame
@@ -254,11 +255,7 @@ def test_small_cards_in_a_fan_or_hand_are_read_at_a_closer_look(
     rec = Recognizer("table")
     rec.row_walk = False  # which finds the fan's too, from its neighbours (tests/vision/test_fan_rows.py)
     rec.small_pass = False  # which looks at the whole frame at twice the size (test_vision_small_cards.py)
-    found = Counter(s.card for s in rec.recognize(image))
-    assert sum((found & Counter(codes)).values()) >= read
-    assert not found - Counter(codes)  # no card that is not there
-    rec.closer_look = False
-    assert sum((Counter(s.card for s in rec.recognize(image)) & Counter(codes)).values()) < read
+    reads_more_with(rec, image, codes, read, "closer_look")
 
 
 def test_the_closer_look_runs_only_round_indices_seen_but_not_read(monkeypatch: pytest.MonkeyPatch) -> None:

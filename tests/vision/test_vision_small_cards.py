@@ -8,6 +8,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from reading_checks import reads_more_with
 
 from vision import Recognizer, SimulatedCamera, index_frames
 from vision.finder import FinderMaps, IndexFrame, default_finder, frame_from_vectors
@@ -79,17 +80,12 @@ def test_small_cards_in_a_big_photo_are_read_at_twice_the_working_size(
     image = SimulatedCamera(size=(3200, 2400), background=background, seed=5, card_width=width).frame_for(
         CODES, layout
     ).image
-    rec = Recognizer("table")
-    found = Counter(s.card for s in rec.recognize(image))
-    assert sum((found & Counter(CODES)).values()) >= read
-    assert not found - Counter(CODES)  # no card that is not there
-    rec.small_pass = False
-    assert sum((Counter(s.card for s in rec.recognize(image)) & Counter(CODES)).values()) < read
+    reads_more_with(Recognizer("table"), image, CODES, read, "small_pass")
 
 
 def test_a_big_photos_table_grain_is_not_traced_for_corners(monkeypatch: pytest.MonkeyPatch) -> None:
     # at the classic finder's 640-px working width a 6000-px photo of light wood shows its grain as
-    # bright bands across the frame; traced at full resolution they gave some 1,800 corners to read
+    # bright bands across the frame; traced at full resolution they gave some 1,800 corner frames to read
     import cv2
 
     from vision import detect
