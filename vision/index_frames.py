@@ -133,15 +133,16 @@ def small_card_frames(
     sure = [f.frame.width for f in frames if f.score >= 0.5]
     if not rec.small_pass or not sure or float(np.median(sure)) >= small:
         return frames
-    size = min(SMALL_PASS * rec.finder_size, -(-max(view.shape[:2]) // 32) * 32)
+    size = min(SMALL_PASS * rec.finder_size, max(view.shape[:2]))
     if size <= rec.finder_size:  # the first pass saw the frame at (nearly) full size
         return frames
     again = index_frames(default_finder().run(view, size), rec.min_index_heat)
+    origins = np.array([f.frame.origin for f in frames])
+    reach = 0.15 * np.array([f.frame.width for f in frames])
     return frames + [
         a
         for a in again
-        if a.frame.width < small
-        and not any(np.linalg.norm(a.frame.origin - f.frame.origin) < 0.15 * f.frame.width for f in frames)
+        if a.frame.width < small and not (np.hypot(*(origins - a.frame.origin).T) < reach).any()
     ]
 
 
