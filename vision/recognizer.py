@@ -61,6 +61,7 @@ from vision.patch_reader import second_opinion
 from vision.region_cover import unexplained
 from vision.render import CARD_ASPECT
 from vision.sighting import BACK, JOKER, RED_SUITS, Sighting
+from vision.surface_backs import surface_backs
 
 Mode = Literal["shoe", "table"]
 # the narrowest card looked for, as a share of the frame's long side
@@ -148,6 +149,9 @@ class Recognizer:
         # backs that differ in colour from the table where no finder outlined them
         # (vision.colour_backs: about 6-8 ms of a 1920×1080 frame)
         self.colour_search = True
+        # and backs on card surface of the learned finder's interior map that nothing read explains
+        # (vision.surface_backs: a back cut by the frame's edge or partly covered)
+        self.surface_search = True
         # the face reader (vision.face_reader): each face card's pips checked against its index, and a
         # whole card whose index does not read reported from its pips when they are sure
         self.face_check = True
@@ -517,6 +521,9 @@ class Recognizer:
                 sightings += [
                     b for b in apart if b.evidence == (UNDER,) or not _covers_an_index(b, sightings)
                 ]
+            if self.surface_search and maps is not None:
+                min_width = MIN_CARD_FRACTION[self.mode] * max(view.shape[:2])
+                sightings += surface_backs(view, maps, sightings, min_width)
             if self.face_check:
                 sightings = check_faces(view, sightings)
             sightings = _one_reading_per_index(

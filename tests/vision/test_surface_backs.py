@@ -1,0 +1,102 @@
+"""Backs on card surface that nothing read explains (vision.surface_backs): the learned finder's
+interior map holds a face-down card that no finder outlined as a quad — one the frame's edge cuts,
+one partly covered — and the card-side network says what it is."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision import Recognizer, SimulatedCamera
+from vision.finder import default_finder
+from vision.render import CARD_ASPECT
+from vision.sighting import BACK, Sighting
+from vision.simcam import Placement
+from vision.surface_backs import surface_backs
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools" / "vision"))
+from backgrounds import TRAIN_FAMILIES  # noqa: E402
+from scenes import READABLE, Deck, make_scene  # noqa: E402
+
+MIN_WIDTH = 32.0  # the narrowest card looked for in a 1280-px frame (Recognizer: 2.5 % of the long side)
+
+
+def _outline(corners: np.ndarray) -> tuple[tuple[float, float], ...]:
+    return tuple((float(x), float(y)) for x, y in corners)
+
+
+def _shot(code: str, centre: tuple[float, float], background: str = "felt") -> tuple[np.ndarray, Placement]:
+    card = Placement(code, centre, -25.0, 220.0)
+    cam = SimulatedCamera(size=(1280, 720), background=background, seed=3, card_width=200)
+    return cam.render([card]).image, card
+
+
+@pytest.mark.parametrize("background", ["felt", "dark"])
+@pytest.mark.parametrize("centre", [(640.0, 360.0), (70.0, 360.0)], ids=["whole", "cut by the frame"])
+def test_a_back_on_card_surface_nothing_explains_is_found_where_it_lies(
+    background: str, centre: tuple[float, float]
+) -> None:
+    image, card = _shot(BACK, centre, background)
+    maps = default_finder().run(image, 512)
+    found = surface_backs(image, maps, [], MIN_WIDTH)
+    assert [s.card for s in found] == [BACK]
+    middle = np.mean(np.array(found[0].outline), axis=0)
+    visible = np.clip(card.corners(), 0, None).mean(axis=0)  # the part of it inside the frame
+    assert np.linalg.norm(middle - visible) < 0.25 * card.width
+
+
+def test_a_back_seen_whole_or_in_part_is_not_found_again() -> None:
+    image, card = _shot(BACK, (640.0, 360.0))
+    maps = default_finder().run(image, 512)
+    whole = card.corners()
+    half = whole.copy()
+    half[2:] = (whole[2:] + whole[1::-1]) / 2  # the half of it by its first short side
+    for seen in (whole, half):  # the rest of a back seen in part is a piece of that back, not another
+        assert surface_backs(image, maps, [Sighting(BACK, 0.8, _outline(seen), None)], MIN_WIDTH) == []
+
+
+@pytest.mark.parametrize("background", ["felt", "white"])
+def test_a_face_on_card_surface_is_no_back(background: str) -> None:
+    image, _ = _shot("9S", (640.0, 360.0), background)
+    assert surface_backs(image, default_finder().run(image, 512), [], MIN_WIDTH) == []
+
+
+def test_a_box_the_frame_cut_is_grown_across_the_edge_to_a_cards_shape() -> None:
+    from vision.surface_backs import _across_the_edge
+
+    # a card 200 wide lying upright with its left 60 px beyond the frame: 140 × 280 in view
+    box = np.array([[0.0, 100.0], [140.0, 100.0], [140.0, 380.0], [0.0, 380.0]])
+    (grown,) = _across_the_edge(box, (720, 1280, 3))
+    sides = sorted(np.linalg.norm(grown - np.roll(grown, 1, axis=0), axis=1))
+    assert sides[0] == pytest.approx(280.0 / CARD_ASPECT) and sides[-1] == pytest.approx(280.0)
+    assert grown[:, 0].min() == pytest.approx(140.0 - 280.0 / CARD_ASPECT)  # beyond the edge it lay on
+    assert grown[:, 0].max() == pytest.approx(140.0)  # the side inside the frame stays
+    card = np.array([[300.0, 100.0], [500.0, 100.0], [500.0, 380.0], [300.0, 380.0]])
+    assert _across_the_edge(card, (720, 1280, 3)) == []  # a card's shape already
+
+
+@pytest.mark.parametrize("seed", [480])
+def test_a_back_no_finder_outlined_in_a_rendered_scene_is_read(seed: int) -> None:
+    # scenes of the training families (the generator's own seed): a back the finders, the back
+    # finders of merged regions and of colour all missed, found on the interior map
+    rng = np.random.default_rng(seed)
+    scene = make_scene(rng, (1280, 960), TRAIN_FAMILIES, [Deck(rng)], max_cards=6, min_card=READABLE)
+    backs = [
+        c
+        for c in scene.cards
+        if c.code == BACK and c.shown > 0.5 and np.linalg.norm(c.outline[1] - c.outline[0]) >= READABLE
+    ]
+    rec = Recognizer("table")
+    rec.surface_search = False
+    assert [s.card for s in rec.recognize(scene.image)].count(BACK) < len(backs)
+    rec.surface_search = True
+    read = [s for s in rec.recognize(scene.image) if s.card == BACK]
+    assert len(read) == len(backs)
+    for c in backs:
+        middle = c.outline.mean(axis=0)
+        assert min(np.linalg.norm(np.mean(np.array(s.outline), axis=0) - middle) for s in read) < 0.5 * float(
+            np.linalg.norm(c.outline[1] - c.outline[0])
+        )

@@ -1,0 +1,115 @@
+"""Backs on card surface that nothing read explains: the learned finder's interior map, minus the cards.
+
+The finders outline a back as a whole quad, and the back finders of ``hand_backs`` and
+``colour_backs`` grow or trace one from what they see. A back that none of them outlines still shows
+in the learned finder's interior map (``FinderMaps.prob[0]``) where the card surface is not a quad:
+a back cut by the frame's edge (five sides), one partly covered by a chip or a hand, or a dark back
+on a dark table whose surface the map holds only in part. :func:`surface_backs` takes the interior
+map's card surface that no sighting's outline covers; each piece of at least ``MIN_AREA`` card
+areas is boxed by its smallest rectangle, and where that box lies along the frame's edge, the card
+it would be is also tried grown across the edge to a card's shape (``CARD_ASPECT``). The card-side
+network (``vision.card_side``) judges each: a box it takes surely for a back (``BACK_SURE``) is one.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.card_side import default_card_side
+from vision.finder import STRIDE, FinderMaps
+from vision.hand_backs import BACK_SURE, in_a_back
+from vision.render import CARD_ASPECT
+from vision.sighting import BACK, Sighting
+
+MIN_AREA = 0.25  # card areas (of the cards read, or the smallest card looked for) a piece must cover
+SIZE = (0.5, 1.6)  # a box's short side, and its long side over CARD_ASPECT, in widths of the cards read
+MIN_SIDE = 8.0  # pixels: a box narrower than this shows the card-side network nothing (a tiny frame)
+ON_CARDS = 0.3  # of a box's surface the cards seen may cover (a back lies beside them, or half under one)
+OPEN = np.ones((3, 3), np.uint8)  # slivers along the cards seen are not card surface of their own
+# a box that, grown by a fifth, overlaps a back seen by more than a sliver is a piece of that back (one
+# found in parts) or lies beside it: the finders outline a hand dealt face down, nothing here does
+NEXT_TO, TOUCH = 1.2, 0.03
+EVIDENCE = "a back on card surface no other card explains"
+
+
+def surface_backs(
+    image: np.ndarray, maps: FinderMaps, known: list[Sighting], min_width: float
+) -> list[Sighting]:
+    """Backs in ``image`` on the card surface of the learned finder's ``maps`` that the ``known``
+    sightings' outlines leave unexplained. ``min_width``: the narrowest card looked for (pixels),
+    the size a piece is measured against where no card was read."""
+    cell = maps.scale * STRIDE  # full-image pixels per map pixel
+    taken = np.zeros(maps.prob.shape[1:], np.uint8)  # the cards seen, at map pixels
+    for s in known:
+        cv2.fillPoly(taken, [_on_map(np.array(s.outline), cell)], 1)
+    left = cv2.morphologyEx(((maps.prob[0] > 0.5) & (taken == 0)).astype(np.uint8), cv2.MORPH_OPEN, OPEN)
+    widths = [_short_side(np.asarray(s.outline, np.float64)) for s in known if len(s.outline) == 4]
+    width = float(np.median(widths)) if widths else min_width
+    contours, _ = cv2.findContours(left, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    hyps: list[np.ndarray] = []
+    for c in contours:
+        if cv2.contourArea(c) * cell * cell < MIN_AREA * CARD_ASPECT * width * width:
+            continue
+        (cx, cy), (w, h), angle = cv2.minAreaRect(c.astype(np.float32))
+        box = cv2.boxPoints(((cx + 0.5, cy + 0.5), (w, h), angle)).astype(np.float64) * cell - 0.5
+        short, long = sorted((w * cell, h * cell))
+        if short < max(SIZE[0] * width, MIN_SIDE) or (widths and long > SIZE[1] * CARD_ASPECT * width):
+            continue
+        hyps += [q for q in (box, *_across_the_edge(box, image.shape)) if _share(q, taken, cell) <= ON_CARDS]
+    backs = [np.asarray(s.outline, np.float32).reshape(-1, 1, 2) for s in known if s.card == BACK]
+    out: list[Sighting] = []
+    for quad, side in zip(hyps, default_card_side().sides(image, hyps) if hyps else [], strict=True):
+        middle = quad.mean(axis=0)
+        if side.back < BACK_SURE or in_a_back(middle + (quad - middle) * NEXT_TO, backs, TOUCH):
+            continue
+        backs.append(quad.astype(np.float32).reshape(-1, 1, 2))
+        outline = tuple((float(x), float(y)) for x, y in quad)
+        out.append(Sighting(BACK, 0.8, outline, None, evidence=(EVIDENCE,)))
+    return out
+
+
+def _across_the_edge(box: np.ndarray, shape: tuple[int, ...]) -> list[np.ndarray]:
+    """The card ``box`` would be where the frame cut it: a box not of a card's shape, grown along
+    the axis that falls short of ``CARD_ASPECT`` until it has that shape, across the side of the
+    two it moves between that lies nearer the frame's edge (or beyond it)."""
+    h, w = shape[:2]
+    sides = [np.linalg.norm(box[(k + 1) % 4] - box[k]) for k in range(2)]
+    long_k = int(np.argmax(sides))
+    short, long = min(sides), max(sides)
+    if short <= 0:
+        return []
+    if long > 1.05 * CARD_ASPECT * short:  # the short sides were cut: grow the box across the long ones
+        k, want, have = long_k, long / CARD_ASPECT, short
+    elif long < CARD_ASPECT * short / 1.05:  # the long sides were cut: grow it across the short ones
+        k, want, have = 1 - long_k, CARD_ASPECT * short, long
+    else:
+        return []
+
+    def inside(p: np.ndarray) -> float:  # pixels from the frame's edge (negative: beyond it)
+        return float(min(p[0], p[1], w - 1 - p[0], h - 1 - p[1]))
+
+    # sides k (corners k, k+1) and k+2 (corners k+2, k+3) are the two the box grows between
+    a, b, c, d = (box[(k + i) % 4] for i in range(4))
+    if inside((a + b) / 2) <= inside((c + d) / 2):
+        step = (a - d) / have * (want - have)  # side k moves away from side k+2
+        return [np.array([a + step, b + step, c, d])]
+    step = (d - a) / have * (want - have)
+    return [np.array([a, b, c + step, d + step])]
+
+
+def _on_map(outline: np.ndarray, cell: float) -> np.ndarray:
+    """An outline (full-image pixels) in map pixels."""
+    return np.round((outline + 0.5) / cell - 0.5).astype(np.int32)
+
+
+def _share(quad: np.ndarray, taken: np.ndarray, cell: float) -> float:
+    """The share of ``quad``'s map pixels (inside the frame) that the cards seen cover."""
+    mask = np.zeros_like(taken)
+    cv2.fillPoly(mask, [_on_map(quad, cell)], 1)
+    area = int(mask.sum())
+    return float((mask & taken).sum()) / area if area else 1.0
+
+
+def _short_side(quad: np.ndarray) -> float:
+    return float(min(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
