@@ -70,6 +70,10 @@ Finder = Literal["learned", "classic", "both"]
 FINDERS = ("learned", "classic", "both")
 # chosen by measurement (docs/vision.md): which finder each mode uses unless told
 DEFAULT_FINDER: dict[str, Finder] = {"table": "both", "shoe": "classic"}
+# a whole card's two index corners, cut upright, correlate at least this much where they show one card's
+# two indices (session 23, training-family scenes: 62 % of such quads; the quads spanning two cards,
+# whose corners read different codes, correlated at most 0.33)
+ALIKE_CORNERS = 0.4
 # an index read where it touches the frame's edge is never sure: the patch repeats the edge's pixels
 # beyond it, which can smear a glyph cut there into another (a 6 into a 5). Unsure, it joins a sure
 # reading of the same card's other corner as one card (``index_frames.group_readings``); alone it
@@ -247,7 +251,17 @@ class Recognizer:
             r = self._read_cut(*index.corner(k), False, colour)[0]
             if r is not None:
                 readings.append(r)
-                if r.confidence >= 0.9:  # one sure corner is enough
+                if r.confidence >= 0.9:  # one sure corner is enough ...
+                    if k == 0 and not index.alike(0, 2):
+                        # ... unless the other corner shows something else: a region spanning two
+                        # cards (a pile) shows one card's index at one end and another's at the other
+                        other = self._read_cut(*index.corner(2), False, colour)[0]
+                        if (
+                            other is not None
+                            and other.card != r.card
+                            and other.confidence >= self.min_confidence
+                        ):
+                            readings.append(other)
                     break
         good = [r for r in readings if r.confidence >= self.min_confidence]
         if not good and self._is_back(image, quad, index, readings):
@@ -546,14 +560,32 @@ class _IndexCorners:
     def __init__(self, image: np.ndarray, quad: CardQuad) -> None:
         self.image, self.quad = image, quad
         self._cut: dict[int, tuple[CornerFrame, np.ndarray, np.ndarray, IndexGlyphs | None]] = {}
+        self._uncut: dict[int, tuple[CornerFrame, np.ndarray, np.ndarray]] = {}
 
     def corner(self, k: int) -> tuple[CornerFrame, np.ndarray, np.ndarray, IndexGlyphs | None]:
         """Corner ``k``'s frame, upright patch, patch→image matrix and glyphs."""
         if k not in self._cut:
-            frame = self.quad.frame(k)
-            patch, m = cut_patch(self.image, frame)
+            frame, patch, m = self._patch(k)
             self._cut[k] = (frame, patch, m, segment_index(patch))
         return self._cut[k]
+
+    def _patch(self, k: int) -> tuple[CornerFrame, np.ndarray, np.ndarray]:
+        if k in self._cut:
+            return self._cut[k][:3]
+        if k not in self._uncut:
+            frame = self.quad.frame(k)
+            self._uncut[k] = (frame, *cut_patch(self.image, frame))
+        return self._uncut[k]
+
+    def alike(self, a: int, b: int) -> bool:
+        """Whether corners ``a`` and ``b``, cut upright, look alike (grey levels correlated by at least
+        ``ALIKE_CORNERS``): one card's two indices, not two cards' (cheaper than reading both)."""
+        pa, pb = (
+            cv2.cvtColor(self._patch(k)[1], cv2.COLOR_BGR2GRAY).astype(np.float32).ravel() for k in (a, b)
+        )
+        pa, pb = pa - pa.mean(), pb - pb.mean()
+        norm = float(np.linalg.norm(pa) * np.linalg.norm(pb))
+        return norm > 0 and float(pa @ pb) >= ALIKE_CORNERS * norm
 
     def joker(self, k: int) -> bool:
         """``is_joker_corner`` of corner ``k``."""
