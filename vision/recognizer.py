@@ -570,6 +570,7 @@ class _IndexCorners:
         return self._cut[k]
 
     def _patch(self, k: int) -> tuple[CornerFrame, np.ndarray, np.ndarray]:
+        """Corner ``k``'s frame, upright patch and patch→image matrix, cut once (not segmented)."""
         if k in self._cut:
             return self._cut[k][:3]
         if k not in self._uncut:

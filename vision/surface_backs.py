@@ -6,9 +6,10 @@ in the learned finder's interior map (``FinderMaps.prob[0]``) where the card sur
 a back cut by the frame's edge (five sides), one partly covered by a chip or a hand, or a dark back
 on a dark table whose surface the map holds only in part. :func:`surface_backs` takes the interior
 map's card surface that no sighting's outline covers; each piece of at least ``MIN_AREA`` card
-areas is boxed by its smallest rectangle, and where that box lies along the frame's edge, the card
-it would be is also tried grown across the edge to a card's shape (``CARD_ASPECT``). The card-side
-network (``vision.card_side``) judges each: a box it takes surely for a back (``BACK_SURE``) is one.
+areas is boxed by its smallest rectangle, and a box not of a card's shape (``CARD_ASPECT``) is also
+tried grown to one, across whichever of its sides lies nearer the frame's edge (where the frame cut
+the card). The card-side network (``vision.card_side``) judges each: a box it takes surely for a
+back (``BACK_SURE``) is one.
 """
 
 from __future__ import annotations
