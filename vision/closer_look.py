@@ -76,16 +76,27 @@ def look(window: np.ndarray, scale: float) -> FinderMaps:
     return default_finder().run(window, int(round(max(window.shape[:2]) / scale)))
 
 
+def on_map(outline: np.ndarray, cell: float) -> np.ndarray:
+    """An outline (N × 2, full-image pixels) in the pixels of a map of ``cell`` full pixels each."""
+    return np.round((np.asarray(outline, np.float64) + 0.5) / cell - 0.5).astype(np.int32)
+
+
+def unexplained_surface(maps: FinderMaps, known: list[Sighting]) -> tuple[np.ndarray, np.ndarray]:
+    """At the pixels of ``maps``: the card surface of its interior map that no sighting's outline
+    covers (slivers along the outlines opened away), and what those outlines cover (both 0 / 1)."""
+    cell = maps.scale * STRIDE  # full-image pixels per map pixel
+    taken = np.zeros(maps.prob.shape[1:], np.uint8)
+    for s in known:
+        cv2.fillPoly(taken, [on_map(np.array(s.outline), cell)], 1)
+    left = ((maps.prob[0] > 0.5) & (taken == 0)).astype(np.uint8)
+    return cv2.morphologyEx(left, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), taken
+
+
 def unexplained_regions(maps: FinderMaps, known: list[Sighting], min_side: float) -> list[Region]:
     """Bounding boxes (full-image pixels) of the card surface in the first look's interior map that
     no sighting's outline covers, each at least ``min_side`` × ``min_side`` pixels in area."""
-    interior = (maps.prob[0] > 0.5).astype(np.uint8)
     cell = maps.scale * STRIDE  # full-image pixels per map pixel
-    for s in known:
-        poly = np.round((np.array(s.outline) + 0.5) / cell - 0.5).astype(np.int32)
-        cv2.fillPoly(interior, [poly], 0)
-    interior = cv2.morphologyEx(interior, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    n, _, stats, _ = cv2.connectedComponentsWithStats(interior, connectivity=8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(unexplained_surface(maps, known)[0], connectivity=8)
     out = []
     for x, y, w, h, area in stats[1:n].tolist():
         if area * cell * cell < min_side * min_side:

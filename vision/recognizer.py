@@ -251,17 +251,9 @@ class Recognizer:
             r = self._read_cut(*index.corner(k), False, colour)[0]
             if r is not None:
                 readings.append(r)
-                if r.confidence >= 0.9:  # one sure corner is enough ...
-                    if k == 0 and not index.alike(0, 2):
-                        # ... unless the other corner shows something else: a region spanning two
-                        # cards (a pile) shows one card's index at one end and another's at the other
-                        other = self._read_cut(*index.corner(2), False, colour)[0]
-                        if (
-                            other is not None
-                            and other.card != r.card
-                            and other.confidence >= self.min_confidence
-                        ):
-                            readings.append(other)
+                if r.confidence >= 0.9:  # one sure corner is enough, unless the other shows another card
+                    if k == 0 and (other := self._another_card(index, r, colour)):
+                        readings.append(other)
                     break
         good = [r for r in readings if r.confidence >= self.min_confidence]
         if not good and self._is_back(image, quad, index, readings):
@@ -309,6 +301,17 @@ class Recognizer:
         if index.joker(0) or index.joker(2):
             return Sighting(JOKER, 0.85, outline, None, evidence=("JOKER spelt down the index",))
         return None
+
+    def _another_card(self, index: _IndexCorners, first: Reading, colour: bool) -> Reading | None:
+        """The reading of a quad's second index corner where it shows another card than ``first``,
+        read at its first: a region spanning two cards (a pile) shows one card's index at one end and
+        another's at the other. Read only where the two corners do not look alike."""
+        if index.alike(0, 2):
+            return None
+        other = self._read_cut(*index.corner(2), False, colour)[0]
+        if other is None or other.card == first.card or other.confidence < self.min_confidence:
+            return None
+        return other
 
     def _is_back(
         self, image: np.ndarray, quad: CardQuad, index: _IndexCorners, readings: list[Reading]
@@ -559,24 +562,23 @@ class _IndexCorners:
 
     def __init__(self, image: np.ndarray, quad: CardQuad) -> None:
         self.image, self.quad = image, quad
-        self._cut: dict[int, tuple[CornerFrame, np.ndarray, np.ndarray, IndexGlyphs | None]] = {}
-        self._uncut: dict[int, tuple[CornerFrame, np.ndarray, np.ndarray]] = {}
+        self._cut: dict[int, tuple[CornerFrame, np.ndarray, np.ndarray]] = {}
+        self._glyphs: dict[int, IndexGlyphs | None] = {}
 
     def corner(self, k: int) -> tuple[CornerFrame, np.ndarray, np.ndarray, IndexGlyphs | None]:
         """Corner ``k``'s frame, upright patch, patch→image matrix and glyphs."""
-        if k not in self._cut:
-            frame, patch, m = self._patch(k)
-            self._cut[k] = (frame, patch, m, segment_index(patch))
-        return self._cut[k]
+        frame, patch, m = self._patch(k)
+        if k not in self._glyphs:
+            self._glyphs[k] = segment_index(patch)
+        return frame, patch, m, self._glyphs[k]
 
     def _patch(self, k: int) -> tuple[CornerFrame, np.ndarray, np.ndarray]:
-        """Corner ``k``'s frame, upright patch and patch→image matrix, cut once (not segmented)."""
-        if k in self._cut:
-            return self._cut[k][:3]
-        if k not in self._uncut:
+        """Corner ``k``'s frame, upright patch and patch→image matrix, cut once (segmented only when
+        ``corner`` asks)."""
+        if k not in self._cut:
             frame = self.quad.frame(k)
-            self._uncut[k] = (frame, *cut_patch(self.image, frame))
-        return self._uncut[k]
+            self._cut[k] = (frame, *cut_patch(self.image, frame))
+        return self._cut[k]
 
     def alike(self, a: int, b: int) -> bool:
         """Whether corners ``a`` and ``b``, cut upright, look alike (grey levels correlated by at least

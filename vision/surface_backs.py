@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from vision.card_side import default_card_side
+from vision.closer_look import on_map, unexplained_surface
 from vision.finder import STRIDE, FinderMaps
 from vision.hand_backs import BACK_SURE, in_a_back
 from vision.render import CARD_ASPECT
@@ -27,7 +28,6 @@ MIN_AREA = 0.25  # card areas (of the cards read, or the smallest card looked fo
 SIZE = (0.5, 1.6)  # a box's short side, and its long side over CARD_ASPECT, in widths of the cards read
 MIN_SIDE = 8.0  # pixels: a box narrower than this shows the card-side network nothing (a tiny frame)
 ON_CARDS = 0.3  # of a box's surface the cards seen may cover (a back lies beside them, or half under one)
-OPEN = np.ones((3, 3), np.uint8)  # slivers along the cards seen are not card surface of their own
 # a box that, grown by a fifth, overlaps a back seen by more than a sliver is a piece of that back (one
 # found in parts) or lies beside it: the finders outline a hand dealt face down, nothing here does
 NEXT_TO, TOUCH = 1.2, 0.03
@@ -41,10 +41,7 @@ def surface_backs(
     sightings' outlines leave unexplained. ``min_width``: the narrowest card looked for (pixels),
     the size a piece is measured against where no card was read."""
     cell = maps.scale * STRIDE  # full-image pixels per map pixel
-    taken = np.zeros(maps.prob.shape[1:], np.uint8)  # the cards seen, at map pixels
-    for s in known:
-        cv2.fillPoly(taken, [_on_map(np.array(s.outline), cell)], 1)
-    left = cv2.morphologyEx(((maps.prob[0] > 0.5) & (taken == 0)).astype(np.uint8), cv2.MORPH_OPEN, OPEN)
+    left, taken = unexplained_surface(maps, known)
     widths = [_short_side(np.asarray(s.outline, np.float64)) for s in known if len(s.outline) == 4]
     width = float(np.median(widths)) if widths else min_width
     contours, _ = cv2.findContours(left, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -99,15 +96,10 @@ def _across_the_edge(box: np.ndarray, shape: tuple[int, ...]) -> list[np.ndarray
     return [np.array([a, b, c + step, d + step])]
 
 
-def _on_map(outline: np.ndarray, cell: float) -> np.ndarray:
-    """An outline (full-image pixels) in map pixels."""
-    return np.round((outline + 0.5) / cell - 0.5).astype(np.int32)
-
-
 def _share(quad: np.ndarray, taken: np.ndarray, cell: float) -> float:
     """The share of ``quad``'s map pixels (inside the frame) that the cards seen cover."""
     mask = np.zeros_like(taken)
-    cv2.fillPoly(mask, [_on_map(quad, cell)], 1)
+    cv2.fillPoly(mask, [on_map(quad, cell)], 1)
     area = int(mask.sum())
     return float((mask & taken).sum()) / area if area else 1.0
 
