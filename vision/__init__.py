@@ -14,6 +14,7 @@ from __future__ import annotations
 from vision.annotate import annotate, annotated_jpeg, write_image
 from vision.calibration import NEW_DECK_ORDER, Calibration
 from vision.errors import CalibrationError, FrameError, ModelError, SightingError, SourceError, VisionError
+from vision.live import LiveRecognizer
 from vision.recognizer import Recognizer, recognize
 from vision.sighting import BACK, CODES, JOKER, Sighting, is_card_code
 from vision.simcam import Placement, SimFrame, SimulatedCamera
@@ -43,6 +44,7 @@ __all__ = [
     "FrameError",
     "FrameSource",
     "ImageSource",
+    "LiveRecognizer",
     "ModelError",
     "Placement",
     "Recognizer",

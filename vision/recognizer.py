@@ -469,7 +469,7 @@ class Recognizer:
         with sharing(view):  # the finders' downscaled copies of the frame are made once
             sightings = self._recognize_view(view)
         if ox or oy:
-            sightings = [_shift(s, ox, oy) for s in sightings]
+            sightings = [s.shifted(ox, oy) for s in sightings]
         return sightings
 
     def _recognize_view(self, view: np.ndarray) -> list[Sighting]:
@@ -857,15 +857,6 @@ def _support(s: Sighting) -> int:
 def _diagonal(s: Sighting) -> float:
     pts = np.array(s.outline)
     return float(np.linalg.norm(pts.max(axis=0) - pts.min(axis=0)))
-
-
-def _shift(s: Sighting, dx: float, dy: float) -> Sighting:
-    def mv(pts: tuple[tuple[float, float], ...] | None) -> tuple[tuple[float, float], ...] | None:
-        return None if pts is None else tuple((x + dx, y + dy) for x, y in pts)
-
-    outline = mv(s.outline)
-    assert outline is not None
-    return Sighting(s.card, s.confidence, outline, mv(s.index_corner), s.evidence)
 
 
 def recognize(

@@ -78,6 +78,12 @@ class Sighting:
             object.__setattr__(self, "index_corner", _points("index_corner", self.index_corner, 4))
         object.__setattr__(self, "evidence", tuple(str(e) for e in self.evidence))
 
+    def shifted(self, dx: float, dy: float) -> Sighting:
+        """The same sighting with its points moved by (dx, dy): seen in a crop, placed in the frame."""
+        index = None if self.index_corner is None else tuple((x + dx, y + dy) for x, y in self.index_corner)
+        outline = tuple((x + dx, y + dy) for x, y in self.outline)
+        return Sighting(self.card, self.confidence, outline, index, self.evidence)
+
     @property
     def rank(self) -> str | None:
         return None if self.card in (JOKER, BACK) else self.card[:-1]

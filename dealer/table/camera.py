@@ -1,6 +1,7 @@
 """A real camera watching the shoe window or the table, in its own thread.
 
-Each frame goes through the recognizer and a tracker; a card becomes an event once it is stable
+Each frame goes through the recognizer (a table's only when the table changed: ``vision.LiveRecognizer``)
+and a tracker; a card becomes an event once it is stable
 over a few frames (one event per pass through a shoe window), and a reading that changes is a
 correction, not a new card. Video files and stream URLs work the same way as a camera index.
 
@@ -50,7 +51,9 @@ class CameraWatcher:
 
     def start(self) -> None:
         calibration = vision.Calibration.load(self.calibration) if self.calibration else None
-        recognizer = vision.Recognizer(self.mode, window=self.window, calibration=calibration)  # type: ignore[arg-type]
+        reader = vision.Recognizer(self.mode, window=self.window, calibration=calibration)  # type: ignore[arg-type]
+        # a table lies still most of the time: its frames are read only when it changed
+        recognizer = vision.LiveRecognizer(reader) if self.mode == "table" else reader
         tracker = vision.ShoeTracker() if self.mode == "shoe" else vision.TableTracker()
         source = vision.open_source(self.source)  # fails here, at start, on a bad source
         self._source = source
@@ -73,7 +76,7 @@ class CameraWatcher:
         if self._thread is not None:
             self._thread.join(timeout)
 
-    def _run(self, source: vision.FrameSource, recognizer: vision.Recognizer,
+    def _run(self, source: vision.FrameSource, recognizer: vision.Recognizer | vision.LiveRecognizer,
              tracker: vision.ShoeTracker | vision.TableTracker) -> None:
         try:
             for frame in source:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from dealer.commands.bench_vision import LABELS, TARGETS_MS, _time, summary
+from dealer.commands.bench_vision import LABELS, LIVE_TARGETS_MS, TARGETS_MS, _time, summary
 
 
 class _Recognizer:
@@ -59,6 +59,8 @@ def test_the_summary_names_every_target_and_whether_it_is_met() -> None:
         "photo_cards_found": 9,
         "finder": {"table": "both", "shoe": "classic"},
         "machine": "test",
+        "live_1920x1080_unchanged": timing(2.1, LIVE_TARGETS_MS["live_1920x1080_unchanged"]),
+        "live_cards_found": 12,
     }
     lines = summary(result)
     assert [line.split(":")[0] for line in lines[:5]] == list(LABELS.values())
@@ -67,4 +69,5 @@ def test_the_summary_names_every_target_and_whether_it_is_met() -> None:
     assert "in 6 hands" in lines[2] and "48.0 ms median (target ≤ 50 ms: met)" in lines[2]
     assert "100 px wide" in lines[3] and "96.0 ms median (target ≤ 50 ms: NOT met)" in lines[3]
     assert "(target ≤ 1500 ms: met)" in lines[4] and "find 210.0 ms, read 210.0 ms" in lines[4]
-    assert "hands 12, small cards 11" in lines[5]
+    assert "nothing changed: 2.1 ms median (≤ 50 ms: met)" in lines[5]
+    assert "hands 12, small cards 11" in lines[6] and "live at the end of the deal 12" in lines[6]
