@@ -1,0 +1,48 @@
+"""tools/vision/camera_faults.py: a scene folder read again as a faulty camera would have taken it."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+TOOLS = Path(__file__).resolve().parents[2] / "tools" / "vision"
+sys.path.insert(0, str(TOOLS))
+
+from camera_faults import FAULTS, measure, write_copy  # noqa: E402
+
+from vision import SimulatedCamera  # noqa: E402
+
+
+def test_every_fault_gives_a_frame_the_recogniser_takes() -> None:
+    image = np.random.default_rng(1).integers(0, 256, (120, 200, 3), np.uint8)
+    for name, fault in FAULTS.items():
+        out = fault(image)
+        assert out.dtype == np.uint8 and out.ndim == 3 and out.shape[2] == 3, name
+    assert FAULTS["turned_90"](image).shape == (200, 120, 3)
+    assert np.array_equal(FAULTS["none"](image), image)
+    assert (FAULTS["over_exposed"](image) >= image).all()  # every level lifted, clipped at white
+    grey = FAULTS["greyscale"](image)
+    assert (grey[..., 0] == grey[..., 2]).all()
+
+
+def scene_folder(root: Path) -> Path:
+    cam = SimulatedCamera(size=(960, 540), background="felt", seed=4, card_width=150)
+    (root / "images").mkdir(parents=True)
+    cv2.imwrite(str(root / "images" / "a.png"), cam.frame_for(["AS", "9D"], layout="row").image)
+    (root / "labels.json").write_text(json.dumps({"a.png": ["AS", "9D"]}))
+    return root
+
+
+def test_a_folder_is_counted_under_each_fault_and_written_faulted(tmp_path: Path) -> None:
+    folder = scene_folder(tmp_path / "scenes")
+    counts = measure([folder], ["none", "turned_180"], workers=1)
+    assert counts == {"none": (2, 0, 0), "turned_180": (2, 0, 0)}
+    write_copy(folder, tmp_path / "dark", "dark")
+    written = cv2.imread(str(tmp_path / "dark" / "images" / "a.png"))
+    original = cv2.imread(str(folder / "images" / "a.png"))
+    assert written.shape == original.shape and written.mean() < 0.5 * original.mean()
+    assert json.loads((tmp_path / "dark" / "labels.json").read_text()) == {"a.png": ["AS", "9D"]}

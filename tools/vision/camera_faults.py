@@ -1,0 +1,126 @@
+"""Scene folders read again under the faults of a real camera, to measure how recognition holds up.
+
+Measuring only: a folder of photos is recognised as it is and as a camera might have taken it
+instead (turned, smaller, darker, over-exposed, with a colour cast, blurred, heavily compressed,
+noisy, in greyscale), and right / false / missed are counted against its ``labels.json``. Nothing
+is tuned on the result. ``--write OUT`` writes one fault's copy of a folder (labels alongside) for
+``dealer vision eval``.
+
+    python tools/vision/camera_faults.py ../shared/vision/dev/table_dark ../shared/vision/dev/table_wood
+    python tools/vision/camera_faults.py /tmp/nval240 --write /tmp/ov_val240 --fault over_exposed
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+from collections import Counter
+from collections.abc import Callable
+from multiprocessing import Pool
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+
+def _scaled(image: np.ndarray, long_side: int) -> np.ndarray:
+    s = long_side / max(image.shape[:2])
+    return cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA) if s < 1 else image
+
+
+def _levels(image: np.ndarray, gain: float | tuple[float, float, float], offset: float = 0.0) -> np.ndarray:
+    return np.clip(image.astype(np.float32) * np.asarray(gain, np.float32) + offset, 0, 255).astype(np.uint8)
+
+
+def _jpeg(image: np.ndarray, quality: int) -> np.ndarray:
+    return cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
+
+
+def _noisy(image: np.ndarray, sigma: float) -> np.ndarray:
+    noise = np.random.default_rng(0).normal(0.0, sigma, image.shape)
+    return np.clip(image + noise, 0, 255).astype(np.uint8)
+
+
+FAULTS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
+    "none": lambda im: im,
+    "turned_90": lambda im: cv2.rotate(im, cv2.ROTATE_90_CLOCKWISE),
+    "turned_180": lambda im: cv2.rotate(im, cv2.ROTATE_180),
+    "long_1280": lambda im: _scaled(im, 1280),
+    "long_800": lambda im: _scaled(im, 800),
+    "dark": lambda im: _levels(im, 0.45),
+    "over_exposed": lambda im: _levels(im, 1.5, 20.0),
+    "warm_cast": lambda im: _levels(im, (0.75, 0.95, 1.15)),
+    "blurred": lambda im: cv2.GaussianBlur(im, (0, 0), 1.2 * max(im.shape[:2]) / 1280),
+    "jpeg_30": lambda im: _jpeg(im, 30),
+    "noise_8": lambda im: _noisy(im, 8.0),
+    "greyscale": lambda im: cv2.cvtColor(cv2.cvtColor(im, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR),
+}
+
+
+def _read(job: tuple[str, str, str]) -> tuple[str, str, str, list[str]]:
+    from vision import Recognizer, read_image
+
+    cv2.setNumThreads(1)
+    folder, name, fault = job
+    image = FAULTS[fault](read_image(Path(folder) / "images" / name))
+    return folder, name, fault, [s.card for s in Recognizer("table").recognize(image)]
+
+
+def measure(folders: list[Path], faults: list[str], workers: int) -> dict[str, tuple[int, int, int]]:
+    """(right, false, missed) per fault over every scene of ``folders``; each miss printed."""
+    labels = {str(f): json.loads((f / "labels.json").read_text()) for f in folders}
+    jobs = [
+        (folder, name, fault) for folder, lab in labels.items() for name in sorted(lab) for fault in faults
+    ]
+
+    if workers > 1:
+        with Pool(workers) as pool:
+            results = pool.map(_read, jobs, chunksize=1)
+    else:
+        results = [_read(job) for job in jobs]
+    totals = {fault: [0, 0, 0] for fault in faults}
+    for folder, name, fault, read in results:
+        truth, seen = Counter(labels[folder][name]), Counter(read)
+        row = totals[fault]
+        row[0] += sum((truth & seen).values())
+        row[1] += sum((seen - truth).values())
+        row[2] += sum((truth - seen).values())
+        if truth != seen:
+            missing, extra = sorted((truth - seen).elements()), sorted((seen - truth).elements())
+            print(f"{fault}: {Path(folder).name}/{name} missing {missing} extra {extra}")
+    return {fault: (r[0], r[1], r[2]) for fault, r in totals.items()}
+
+
+def write_copy(folder: Path, out: Path, fault: str) -> None:
+    """``folder`` (a scene folder) with ``fault`` applied to every image, labels copied alongside."""
+    (out / "images").mkdir(parents=True, exist_ok=True)
+    for name in ("labels.json", "optional.json", "truth.json"):
+        if (folder / name).is_file():
+            shutil.copy(folder / name, out / name)
+    for path in sorted((folder / "images").iterdir()):
+        image = cv2.imread(str(path))
+        if image is not None:
+            cv2.imwrite(str(out / "images" / path.name), FAULTS[fault](image), [cv2.IMWRITE_JPEG_QUALITY, 92])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("folders", type=Path, nargs="+", help="scene folders (images/ + labels.json)")
+    ap.add_argument("--fault", action="append", choices=sorted(FAULTS), help="default: every one")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--write", type=Path, help="write the one --fault's copy of the one folder here")
+    args = ap.parse_args()
+    faults = args.fault or list(FAULTS)
+    if args.write is not None:
+        if len(faults) != 1 or len(args.folders) != 1:
+            ap.error("--write takes one folder and one --fault")
+        write_copy(args.folders[0], args.write, faults[0])
+        return
+    for fault, (right, false, missed) in measure(args.folders, faults, args.workers).items():
+        f1 = 2 * right / max(1, 2 * right + false + missed)
+        print(f"{fault:13s} right {right:4d}  false {false:3d}  missed {missed:3d}  F1 {f1:.3f}")
+
+
+if __name__ == "__main__":
+    main()
