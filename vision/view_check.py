@@ -5,7 +5,8 @@ cards are big enough in the frame, lit well enough and read surely. :func:`check
 frame and what the recogniser made of it and says what to change:
 
 * cards too small in the frame (the reader's accuracy falls steeply below about 80 px of card width),
-* faces too dark or washed out (the card paper's level, and its contrast with the ink),
+* faces too dark, washed out or over-exposed (the card paper's level, its contrast with the ink, and
+  how much of it is clipped white),
 * a picture out of focus (how far the cards' edges are spread against the table),
 * cards read unsurely (drawn amber by :func:`vision.annotate`),
 * no card seen at all.
@@ -44,6 +45,12 @@ MIN_WIDTH = 50
 DARK_PAPER = 110
 LOW_CONTRAST = 60
 _FACE = (48, 68)  # a face warped to this size (width, height) to measure paper and ink
+# A face whose paper is clipped white: most of it (``OVER_EXPOSED``) at the sensor's ceiling in every
+# channel (``CLIPPED``). A well-exposed card has none of it there; a camera that meters a dark cloth
+# lifts the paper past white, and a thin ink stroke with it to a pale grey the readers lose (session 24:
+# the dev photos lifted ×1.5 + 20 lost 10 of 69 cards though the ink's contrast stayed high)
+CLIPPED = 250
+OVER_EXPOSED = 0.5
 # The blur (Gaussian sigma) of the cards' edges, as measured here, in card widths. On the project's
 # renders (tools/vision/blur_sweep.py: 12 cards 50-220 px wide over felt, light wood, white and dark
 # tables, blurred by a known sigma), the measure at which a frame first read two cards fewer than
@@ -69,10 +76,10 @@ class Advice:
 @dataclass(frozen=True)
 class ViewCheck:
     """What one frame says about the camera's set-up. ``card_width`` is the median width in pixels of
-    the cards seen (None without any); ``paper`` and ``contrast`` are measured on the faces read
-    (None without any); ``blur`` is the median blur of the cards' edges in card widths (None where no
-    card stands out from its table enough to measure it); ``advice`` is empty when nothing needs
-    changing."""
+    the cards seen (None without any); ``paper``, ``contrast`` and ``clipped`` (the median share of a
+    face that is clipped white) are measured on the faces read (None without any); ``blur`` is the
+    median blur of the cards' edges in card widths (None where no card stands out from its table
+    enough to measure it); ``advice`` is empty when nothing needs changing."""
 
     width: int
     height: int
@@ -83,6 +90,7 @@ class ViewCheck:
     contrast: float | None
     advice: tuple[Advice, ...]
     blur: float | None = None
+    clipped: float | None = None
 
     @property
     def ok(self) -> bool:
@@ -100,6 +108,7 @@ class ViewCheck:
             "paper": rounded(self.paper),
             "contrast": rounded(self.contrast),
             "blur": None if self.blur is None else round(self.blur, 4),
+            "clipped": None if self.clipped is None else round(self.clipped, 2),
             "ok": self.ok,
             "advice": [{"code": a.code, "message": a.message} for a in self.advice],
         }
@@ -120,10 +129,20 @@ def _outline_width(o: np.ndarray) -> float:
 def paper_and_ink(image: np.ndarray, s: Sighting) -> tuple[float, float]:
     """The paper's level and the ink's on a face: the darkest channel's 90th and 2nd percentiles
     over the card, warped upright (a card is mostly paper; its index and pips are the ink)."""
-    face = warp_quad(image, np.asarray(s.outline, np.float64), _FACE, 0.0)
-    darkest = face.min(axis=2).astype(np.float64)
-    inner = darkest[2:-2, 2:-2]  # the outline's own edge pixels may be table
+    inner = _darkest(image, s).astype(np.float64)
     return float(np.percentile(inner, 90)), float(np.percentile(inner, 2))
+
+
+def clipped_share(image: np.ndarray, s: Sighting) -> float:
+    """The share of a face, warped upright, that is white at the sensor's ceiling (``CLIPPED`` or
+    more in every channel)."""
+    return float((_darkest(image, s) >= CLIPPED).mean())
+
+
+def _darkest(image: np.ndarray, s: Sighting) -> np.ndarray:
+    """The darkest channel of a face warped upright, less the outline's own edge (it may be table)."""
+    face = warp_quad(image, np.asarray(s.outline, np.float64), _FACE, 0.0)
+    return face.min(axis=2)[2:-2, 2:-2]
 
 
 def edge_blur(image: np.ndarray, outline: Sequence[tuple[float, float]]) -> float | None:
@@ -192,6 +211,7 @@ def check_view(image: np.ndarray, sightings: Sequence[Sighting]) -> ViewCheck:
     measured = [paper_and_ink(image, s) for s in sure]
     paper = float(np.median([p for p, _ in measured])) if measured else None
     contrast = float(np.median([p - i for p, i in measured])) if measured else None
+    clipped = float(np.median([clipped_share(image, s) for s in sure])) if sure else None
     typical = float(np.median(widths)) if widths else None
     blurs = [b / width for s, width in zip(sightings, widths, strict=True)
              if width > 0 and (b := edge_blur(image, s.outline)) is not None]
@@ -212,6 +232,11 @@ def check_view(image: np.ndarray, sightings: Sequence[Sighting]) -> ViewCheck:
         advice.append(Advice("washed_out", "The cards look washed out: their ink is faint against the "
                                            "paper. Lower the camera's exposure, or move the lamp so it "
                                            "does not shine into the lens, and check the focus."))
+    elif clipped is not None and clipped >= OVER_EXPOSED:
+        advice.append(Advice("over_exposed", "The cards look over-exposed: their paper is pure white, and "
+                                             "thin ink fades into it. Lower the camera's exposure (on a "
+                                             "dark cloth automatic exposure brightens the cards too much) "
+                                             "or dim the lamp over the table."))
     if blur is not None and blur >= BLURRY:
         advice.append(Advice("blurry", "The picture is out of focus: the cards' edges are blurred. Focus "
                                        "the camera on the table (fix the focus if it keeps hunting), "
@@ -219,4 +244,4 @@ def check_view(image: np.ndarray, sightings: Sequence[Sighting]) -> ViewCheck:
     if unsure:
         advice.append(Advice("unsure", f"{unsure} card{'s' if unsure > 1 else ''} read unsurely (drawn "
                                        "amber). Check focus and glare on those cards, or move closer."))
-    return ViewCheck(w, h, len(sightings), unsure, typical, paper, contrast, tuple(advice), blur)
+    return ViewCheck(w, h, len(sightings), unsure, typical, paper, contrast, tuple(advice), blur, clipped)

@@ -1,7 +1,7 @@
 """Set-up advice from one frame (vision.check_view): what a host pointing a camera at a table is told.
 
 Frames are the project's renders, photographed the ways a camera is commonly set up wrong: too far
-away, too dark, washed out, out of focus. Each is recognised for real; the advice must name the one
+away, too dark, washed out, over-exposed, out of focus. Each is recognised for real; the advice must name the one
 thing to change, and a well set-up frame must get none.
 """
 
@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import vision
-from vision.view_check import BLURRY, GOOD_WIDTH, card_width, edge_blur
+from vision.view_check import BLURRY, GOOD_WIDTH, OVER_EXPOSED, card_width, edge_blur
 
 CODES = ["AS", "10H", "QD", "7C", "KS"]
 
@@ -55,6 +55,23 @@ def test_washed_out_cards_are_told_to_lower_the_exposure(table_recognizer: visio
     # over-exposed: ink lifted to about 200, the paper clipped white (contrast about 50)
     washed = np.clip(frame().astype(np.float64) * 0.22 + 200, 0, 255).astype(np.uint8)
     assert "washed_out" in advice(table_recognizer, washed)
+
+
+@pytest.mark.parametrize("background", ["felt", "dark"])
+def test_cards_over_exposed_on_a_dark_cloth_are_told_to_lower_the_exposure(
+        table_recognizer: vision.Recognizer, background: str) -> None:
+    # a camera metering the dark cloth: every level lifted by half and 20, the paper clipped white
+    # while the ink stays far from it (contrast well over LOW_CONTRAST)
+    image = frame(background=background)
+    bright = np.clip(image.astype(np.float64) * 1.5 + 20, 0, 255).astype(np.uint8)
+    check = vision.check_view(bright, table_recognizer.recognize(bright))
+    assert "over_exposed" in [a.code for a in check.advice]
+    assert "washed_out" not in [a.code for a in check.advice]
+    assert check.clipped is not None and check.clipped >= OVER_EXPOSED
+    assert check.to_json()["clipped"] == round(check.clipped, 2)
+    assert "exposure" in next(a.message for a in check.advice if a.code == "over_exposed")
+    plain = vision.check_view(image, table_recognizer.recognize(image))
+    assert plain.clipped is not None and plain.clipped < 0.1 and plain.ok
 
 
 def test_an_out_of_focus_camera_is_told_its_readings_are_unsure(table_recognizer: vision.Recognizer) -> None:
