@@ -93,8 +93,8 @@ class LiveRecognizer:
 
     def _changed(self, small: np.ndarray, scale: float) -> bool:
         """Whether ``small`` (a copy at ``scale`` frame pixels a pixel) differs from the copy of the
-        last frame read by more than a flicker: by ``CHANGED`` levels in a channel over ``MIN_CHANGE`` of the
-        area of a card as wide as those seen (``CARD_SHARE`` of the frame before any is)."""
+        last frame read by more than a flicker: by ``CHANGED`` levels in a channel, over ``MIN_CHANGE``
+        of the area of a card as wide as those seen (``CARD_SHARE`` of the frame before any is)."""
         if self._reference is None or small.shape != self._reference.shape:
             return True
         sides = [
