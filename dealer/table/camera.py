@@ -92,7 +92,8 @@ class CameraWatcher:
                     if self.view.skipped(str(exc)):
                         log.warning("camera %s: frame %d skipped: %s", self.source, self.frames, exc)
                     continue
-                self.view.record(frame.image, sightings, 1000 * (time.perf_counter() - started))
+                self.view.record(frame.image, sightings, 1000 * (time.perf_counter() - started),
+                                 read=getattr(recognizer, "read_last", True))
                 for event in tracker.update(sightings):
                     with self._delivering:
                         if self._stop.is_set():

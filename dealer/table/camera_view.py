@@ -48,20 +48,28 @@ class ViewRecorder:
     _latest: CameraView | None = None
     _latest_seen: CameraView | None = None  # the last frame with a card in it
     _frames: int = 0
+    _read: int = 0  # of those, frames recognition read (a still table's are answered without a read)
     _bad: int = 0
     _last_bad: str = ""
-    _times: deque[tuple[float, float]] = field(default_factory=lambda: deque(maxlen=KEEP))
+    _times: deque[float] = field(default_factory=lambda: deque(maxlen=KEEP))  # when each frame came
+    _read_ms: deque[float] = field(default_factory=lambda: deque(maxlen=KEEP))  # how long each read took
     _checked: tuple[int, dict[str, Any]] | None = None  # the last frame checked, and the check
 
-    def record(self, image: np.ndarray, sightings: Sequence[vision.Sighting], ms: float) -> None:
-        """A frame was recognised in ``ms`` milliseconds."""
+    def record(
+        self, image: np.ndarray, sightings: Sequence[vision.Sighting], ms: float, *, read: bool = True
+    ) -> None:
+        """A frame was recognised in ``ms`` milliseconds: ``read``, or (a still table's frame, see
+        ``vision.LiveRecognizer``) answered with the last read's sightings."""
         now = self.clock()
         with self._lock:
             self._frames += 1
             self._latest = CameraView(image, tuple(sightings), self._frames, now, ms)
             if sightings:
                 self._latest_seen = self._latest
-            self._times.append((now, ms))
+            self._times.append(now)
+            if read:
+                self._read += 1
+                self._read_ms.append(ms)
 
     def skipped(self, reason: str) -> bool:
         """A frame recognition could not read (``vision.FrameError``): counted, and the reason kept.
@@ -87,21 +95,23 @@ class ViewRecorder:
             return self._latest
 
     def status(self) -> dict[str, Any]:
-        """Frames read and skipped, the median recognition time and the frame rate over the last
+        """Frames recognised, of those read, and skipped; the median time of the last ``KEEP`` reads
+        (``ms_per_frame``: how long the recogniser takes over a frame) and the frame rate over the last
         ``KEEP`` frames (None until there are two)."""
         with self._lock:
-            times = list(self._times)
-            frames, bad, last_bad = self._frames, self._bad, self._last_bad
+            times, reads = list(self._times), list(self._read_ms)
+            frames, read, bad, last_bad = self._frames, self._read, self._bad, self._last_bad
         fps = None
-        if len(times) >= 2 and times[-1][0] > times[0][0]:
-            fps = round((len(times) - 1) / (times[-1][0] - times[0][0]), 2)
+        if len(times) >= 2 and times[-1] > times[0]:
+            fps = round((len(times) - 1) / (times[-1] - times[0]), 2)
         return {
             "source": self.source,
             "mode": self.mode,
             "frames": frames,
+            "frames_read": read,
             "bad_frames": bad,
             "last_bad_frame": last_bad or None,
-            "ms_per_frame": round(median(ms for _, ms in times), 1) if times else None,
+            "ms_per_frame": round(median(reads), 1) if reads else None,
             "frames_per_second": fps,
         }
 

@@ -114,6 +114,9 @@ def test_camera_page_shows_what_the_camera_reads(browser: Any, server: Server, s
     assert stats["frame-size"] == f"{check['frame'][0]} × {check['frame'][1]} px"
     assert abs(float(stats["card-width"].removesuffix(" px")) - check["card_width"]) <= 0.5  # rounded
     assert stats["bad-frames"] == str(report["bad_frames"])
+    # the simulated camera reads every frame it is shown (a real table camera only those after a change)
+    assert stats["frames"] == str(report["frames"]) and report["frames_read"] == report["frames"]
+    assert stats["frames-read"] == f"every frame ({report['frames_read']})"
     assert "frame" in page.inner_text("#frame-text") and page.inner_text("#freeze") == "Live"
 
     # the way back: the dealer page and the TV view of the same table

@@ -53,6 +53,21 @@ def test_the_status_gives_frame_rate_and_median_time_over_the_recent_frames() ->
     assert latest is not None and latest.frame == KEEP + 10 and latest.sightings == (card(),)
 
 
+def test_a_still_tables_frames_answered_unread_count_as_frames_but_not_in_the_reading_time() -> None:
+    clock = Clock()
+    recorder = ViewRecorder("0", "table", clock=clock)
+    image = np.full((200, 300, 3), 90, np.uint8)
+    for k in range(20):  # ten frames a second: two read in 150 ms, the rest answered in 2 ms
+        recorder.record(image, [card()], 150.0 if k in (0, 10) else 2.0, read=k in (0, 10))
+        clock.now += 0.1
+    status = recorder.status()
+    assert status["frames"] == 20 and status["frames_read"] == 2
+    assert status["ms_per_frame"] == 150.0  # how long a read takes, not the unread frames' 2 ms
+    assert status["frames_per_second"] == pytest.approx(10.0)
+    latest = recorder.latest()
+    assert latest is not None and latest.frame == 20 and latest.ms == 2.0
+
+
 def test_a_skipped_frame_is_counted_with_its_reason() -> None:
     recorder = ViewRecorder("0", "shoe")
     # said once per reason: again only when the problem changes
@@ -128,6 +143,8 @@ def test_a_real_camera_watcher_keeps_its_latest_frame_and_readings(table_video: 
     assert latest.image.shape == (540, 960, 3) and latest.ms > 0
     report = watcher.view.report()
     assert report["source"] == str(table_video) and report["mode"] == "table"
+    # a still table: its first frame and the two after it are read, the fourth is answered unread
+    assert report["frames"] == 4 and report["frames_read"] == 3
     assert report["check"]["ok"] is True
     picture = watcher.view.jpeg()
     assert picture is not None and picture[0] == latest.frame
@@ -140,4 +157,4 @@ def test_the_simulated_table_camera_keeps_the_frame_it_read() -> None:
     assert camera.look_at("QH") == "QH"
     latest = camera.view.latest()
     assert latest is not None and [s.card for s in latest.sightings] == ["QH"]
-    assert camera.view.status()["frames"] == 1
+    assert camera.view.status()["frames"] == camera.view.status()["frames_read"] == 1

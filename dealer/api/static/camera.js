@@ -152,6 +152,13 @@ function stat(key, label, value) {
   return [el("dt", { text: label }), el("dd", { "data-stat": key, text: value })];
 }
 
+// a table camera reads a frame only when the table changed: the rest are answered without a read
+function readShare(r) {
+  const read = r.frames_read != null ? r.frames_read : r.frames;
+  if (read === r.frames) return `every frame (${read})`;
+  return `${read} (the others showed no change)`;
+}
+
 function drawStats(r) {
   const check = r.check || {};
   const size = check.frame ? `${check.frame[0]} × ${check.frame[1]} px` : "—";
@@ -161,7 +168,8 @@ function drawStats(r) {
   $("stats").replaceChildren(
     ...stat("frame-size", "Picture", size), ...stat("card-width", "Card width", width),
     ...stat("ms-per-frame", "Reading time", ms), ...stat("fps", "Frame rate", fps),
-    ...stat("frames", "Frames read", String(r.frames)), ...stat("bad-frames", "Frames skipped", String(r.bad_frames)),
+    ...stat("frames", "Frames", String(r.frames)),
+    ...stat("frames-read", "Read", readShare(r)), ...stat("bad-frames", "Frames skipped", String(r.bad_frames)),
     ...stat("source", "Camera", `${sourceName(r.source)} · ${MODES[r.mode] || r.mode}`));
   const bad = $("last-bad");
   bad.hidden = !r.last_bad_frame;
