@@ -1,8 +1,8 @@
 """Set-up advice from one frame (vision.check_view): what a host pointing a camera at a table is told.
 
 Frames are the project's renders, photographed the ways a camera is commonly set up wrong: too far
-away, too dark, washed out, over-exposed, out of focus. Each is recognised for real; the advice must name the one
-thing to change, and a well set-up frame must get none.
+away, too dark, washed out, over-exposed, out of focus. Each is recognised for real; the advice must
+name the one thing to change, and a well set-up frame must get none.
 """
 
 from __future__ import annotations
