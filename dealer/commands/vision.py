@@ -14,6 +14,7 @@ from vision import (
     NEW_DECK_ORDER,
     Calibration,
     FrameError,
+    LiveRecognizer,
     Recognizer,
     ShoeTracker,
     TableTracker,
@@ -368,8 +369,11 @@ def watch(
     confirm: Annotated[int, typer.Option(help="Frames a reading must hold before it is an event.")] = 3,
     as_json: JsonOpt = False,
 ) -> None:
-    """Print card events live (one JSON object per line with --json)."""
-    rec = _recognizer(mode, calibration, window)
+    """Print card events live (one JSON object per line with --json). A table's frames are read only
+    when the table changed since the last one read (as the table's own camera reads them)."""
+    rec: Recognizer | LiveRecognizer = _recognizer(mode, calibration, window)
+    if mode == "table":
+        rec = LiveRecognizer(rec)
     tracker: ShoeTracker | TableTracker = (
         ShoeTracker(confirm=confirm) if mode == "shoe" else TableTracker(confirm=confirm)
     )

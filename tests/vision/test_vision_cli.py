@@ -149,6 +149,23 @@ def test_watch_prints_one_event_per_card(tmp_path: Path) -> None:
     assert [(e["event"], e["card"]) for e in events] == [("new", "8C")]
 
 
+def test_watch_on_a_table_gives_each_card_once_as_it_is_dealt(tmp_path: Path) -> None:
+    # a still table (each frame with its own noise), then a third card dealt: read only after changes
+    cam = SimulatedCamera(size=(960, 540), background="felt", seed=5, card_width=110)
+    base, spots = cam.table(), cam.layout(["AS", "KH", "7D"], "row")
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for i in range(8):
+        cv2.imwrite(str(folder / f"{i:03d}.png"), cam.render(spots[: 2 if i < 4 else 3], base=base).image)
+    res = runner.invoke(
+        app, ["vision", "watch", "--source", str(folder), "--mode", "table", "--confirm", "2", "--json"]
+    )
+    assert res.exit_code == 0, res.output
+    events = [json.loads(line) for line in res.stdout.splitlines()]
+    assert sorted((e["event"], e["card"]) for e in events) == [("new", "7D"), ("new", "AS"), ("new", "KH")]
+    assert next(e["frame"] for e in events if e["card"] == "7D") > 4  # dealt in the fifth frame
+
+
 def test_watch_skips_frames_it_cannot_read_says_so_once_and_reads_on(tmp_path: Path) -> None:
     cam = SimulatedCamera(size=(640, 480), background="dark", seed=7)
     folder = tmp_path / "frames"
