@@ -6,7 +6,7 @@ frame and what the recogniser made of it and says what to change:
 
 * cards too small in the frame (the reader's accuracy falls steeply below about 80 px of card width),
 * faces too dark, washed out or over-exposed (the card paper's level, its contrast with the ink, and
-  how much of it is clipped white),
+  how much of it is clipped white), or a lamp's reflection on some of them (a patch clipped white),
 * a picture out of focus (how far the cards' edges are spread against the table),
 * cards read unsurely (drawn amber by :func:`vision.annotate`),
 * no card seen at all.
@@ -51,6 +51,11 @@ _FACE = (48, 68)  # a face warped to this size (width, height) to measure paper 
 # the dev photos lifted ×1.5 + 20 lost 10 of 69 cards though the ink's contrast stayed high)
 CLIPPED = 250
 OVER_EXPOSED = 0.5
+# A card with a clipped patch (a lamp reflected off its gloss) of at least a twentieth of its face, about
+# an index's area, where the frame is not over-exposed. Unlike blur it gives no unsure reading to
+# warn of it: on renders a reflection a sixth of a card across over the pips turned a 7♣ into a 6♣ and
+# an A♠ into an A♣, each read surely
+GLARE = 0.05
 # The blur (Gaussian sigma) of the cards' edges, as measured here, in card widths. On the project's
 # renders (tools/vision/blur_sweep.py: 12 cards 50-220 px wide over felt, light wood, white and dark
 # tables, blurred by a known sigma), the measure at which a frame first read two cards fewer than
@@ -212,6 +217,8 @@ def check_view(image: np.ndarray, sightings: Sequence[Sighting]) -> ViewCheck:
     paper = float(np.median([p for p, _ in measured])) if measured else None
     contrast = float(np.median([p - i for p, i in measured])) if measured else None
     clipped = float(np.median([clipped_share(image, s) for s in sure])) if sure else None
+    cards = [s for s in sightings if s.card != JOKER and len(s.outline) == 4]
+    glare = sum(1 for s in cards if clipped_share(image, s) >= GLARE)
     typical = float(np.median(widths)) if widths else None
     blurs = [b / width for s, width in zip(sightings, widths, strict=True)
              if width > 0 and (b := edge_blur(image, s.outline)) is not None]
@@ -237,6 +244,11 @@ def check_view(image: np.ndarray, sightings: Sequence[Sighting]) -> ViewCheck:
                                              "thin ink fades into it. Lower the camera's exposure (on a "
                                              "dark cloth automatic exposure brightens the cards too much) "
                                              "or dim the lamp over the table."))
+    if glare and not any(a.code == "over_exposed" for a in advice):
+        many = f"{glare} cards" if glare > 1 else "a card"
+        advice.append(Advice("glare", f"A lamp is reflected off {many} (a white patch on the card): it can "
+                                      "hide pips and indices without a warning. Move the lamp or tilt the "
+                                      "camera until the reflection falls off the cards."))
     if blur is not None and blur >= BLURRY:
         advice.append(Advice("blurry", "The picture is out of focus: the cards' edges are blurred. Focus "
                                        "the camera on the table (fix the focus if it keeps hunting), "

@@ -1,8 +1,8 @@
 """Set-up advice from one frame (vision.check_view): what a host pointing a camera at a table is told.
 
 Frames are the project's renders, photographed the ways a camera is commonly set up wrong: too far
-away, too dark, washed out, over-exposed, out of focus. Each is recognised for real; the advice must
-name the one thing to change, and a well set-up frame must get none.
+away, too dark, washed out, over-exposed, with a lamp's glare, out of focus. Each is recognised for
+real; the advice must name the one thing to change, and a well set-up frame must get none.
 """
 
 from __future__ import annotations
@@ -65,13 +65,27 @@ def test_cards_over_exposed_on_a_dark_cloth_are_told_to_lower_the_exposure(
     image = frame(background=background)
     bright = np.clip(image.astype(np.float64) * 1.5 + 20, 0, 255).astype(np.uint8)
     check = vision.check_view(bright, table_recognizer.recognize(bright))
-    assert "over_exposed" in [a.code for a in check.advice]
-    assert "washed_out" not in [a.code for a in check.advice]
+    codes = [a.code for a in check.advice]
+    assert "over_exposed" in codes and "washed_out" not in codes and "glare" not in codes
     assert check.clipped is not None and check.clipped >= OVER_EXPOSED
     assert check.to_json()["clipped"] == round(check.clipped, 2)
     assert "exposure" in next(a.message for a in check.advice if a.code == "over_exposed")
     plain = vision.check_view(image, table_recognizer.recognize(image))
     assert plain.clipped is not None and plain.clipped < 0.1 and plain.ok
+
+
+@pytest.mark.parametrize("background", ["felt", "dark"])
+def test_a_lamp_reflected_off_a_card_is_called_glare(table_recognizer: vision.Recognizer,
+                                                      background: str) -> None:
+    image = frame(background=background)
+    seen = table_recognizer.recognize(image)
+    x, y = np.mean(seen[1].outline, axis=0)
+    yy, xx = np.mgrid[0 : image.shape[0], 0 : image.shape[1]]
+    spot = 255 * np.exp(-((xx - x) ** 2 + (yy - y + 40) ** 2) / (2 * 25.0**2))  # a sixth of a card across
+    glared = np.clip(image + spot[..., None], 0, 255).astype(np.uint8)
+    check = vision.check_view(glared, table_recognizer.recognize(glared))
+    assert [a.code for a in check.advice] == ["glare"]
+    assert "a card" in check.advice[0].message and "lamp" in check.advice[0].message
 
 
 def test_an_out_of_focus_camera_is_told_its_readings_are_unsure(table_recognizer: vision.Recognizer) -> None:
