@@ -52,9 +52,9 @@ _FACE = (48, 68)  # a face warped to this size (width, height) to measure paper 
 CLIPPED = 250
 OVER_EXPOSED = 0.5
 # A card with a clipped patch (a lamp reflected off its gloss) of at least a twentieth of its face, about
-# an index's area, where the frame is not over-exposed. Unlike blur it gives no unsure reading to
-# warn of it: on renders a reflection a sixth of a card across over the pips turned a 7♣ into a 6♣ and
-# an A♠ into an A♣, each read surely
+# an index's area, where the frame is not over-exposed or washed out as a whole. Unlike blur it gives
+# no unsure reading to warn of it: on renders a reflection a sixth of a card across over the pips
+# turned a 7♣ into a 6♣ and an A♠ into an A♣, each read surely
 GLARE = 0.05
 # The blur (Gaussian sigma) of the cards' edges, as measured here, in card widths. On the project's
 # renders (tools/vision/blur_sweep.py: 12 cards 50-220 px wide over felt, light wood, white and dark
@@ -244,7 +244,7 @@ def check_view(image: np.ndarray, sightings: Sequence[Sighting]) -> ViewCheck:
                                              "thin ink fades into it. Lower the camera's exposure (on a "
                                              "dark cloth automatic exposure brightens the cards too much) "
                                              "or dim the lamp over the table."))
-    if glare and not any(a.code == "over_exposed" for a in advice):
+    if glare and not any(a.code in ("washed_out", "over_exposed") for a in advice):  # all clipped: no spot
         many = f"{glare} cards" if glare > 1 else "a card"
         advice.append(Advice("glare", f"A lamp is reflected off {many} (a white patch on the card): it can "
                                       "hide pips and indices without a warning. Move the lamp or tilt the "
