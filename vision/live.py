@@ -41,6 +41,7 @@ from vision.onnx_nets import check_bgr
 from vision.recognizer import Recognizer
 from vision.render import CARD_ASPECT
 from vision.sighting import Sighting
+from vision.view_check import card_width
 
 SMALL = 320  # the long side of the copy frames are compared at (pixels)
 CHANGED = 24  # levels a channel of a pixel of that copy (lightly blurred) must move by to be a change
@@ -97,12 +98,8 @@ class LiveRecognizer:
         of the area of a card as wide as those seen (``CARD_SHARE`` of the frame before any is)."""
         if self._reference is None or small.shape != self._reference.shape:
             return True
-        sides = [
-            float(min(np.linalg.norm(o - np.roll(o, 1, axis=0), axis=1)))
-            for s in self._seen
-            if len(o := np.asarray(s.outline, np.float64)) == 4
-        ]
-        card = float(np.median(sides)) / scale if sides else CARD_SHARE * max(small.shape)
+        widths = [card_width(s) for s in self._seen]
+        card = float(np.median(widths)) / scale if widths else CARD_SHARE * max(small.shape)
         b, g, r = cv2.split(cv2.absdiff(small, self._reference))
         moved = cv2.countNonZero((cv2.max(cv2.max(b, g), r) >= CHANGED).astype(np.uint8))
         return moved >= MIN_CHANGE * card * card * CARD_ASPECT

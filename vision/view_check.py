@@ -134,14 +134,22 @@ def _outline_width(o: np.ndarray) -> float:
 def paper_and_ink(image: np.ndarray, s: Sighting) -> tuple[float, float]:
     """The paper's level and the ink's on a face: the darkest channel's 90th and 2nd percentiles
     over the card, warped upright (a card is mostly paper; its index and pips are the ink)."""
-    inner = _darkest(image, s).astype(np.float64)
-    return float(np.percentile(inner, 90)), float(np.percentile(inner, 2))
+    return _paper_and_ink(_darkest(image, s))
 
 
 def clipped_share(image: np.ndarray, s: Sighting) -> float:
     """The share of a face, warped upright, that is white at the sensor's ceiling (``CLIPPED`` or
     more in every channel)."""
-    return float((_darkest(image, s) >= CLIPPED).mean())
+    return _clipped(_darkest(image, s))
+
+
+def _paper_and_ink(darkest: np.ndarray) -> tuple[float, float]:
+    inner = darkest.astype(np.float64)
+    return float(np.percentile(inner, 90)), float(np.percentile(inner, 2))
+
+
+def _clipped(darkest: np.ndarray) -> float:
+    return float((darkest >= CLIPPED).mean())
 
 
 def _darkest(image: np.ndarray, s: Sighting) -> np.ndarray:
@@ -213,12 +221,13 @@ def check_view(image: np.ndarray, sightings: Sequence[Sighting]) -> ViewCheck:
     faces = [s for s in sightings if s.card not in (BACK, JOKER) and len(s.outline) == 4]
     sure = [s for s in faces if s.confidence >= SURE]
     unsure = sum(1 for s in sightings if s.card != BACK and s.confidence < SURE)
-    measured = [paper_and_ink(image, s) for s in sure]
+    cards = [s for s in sightings if s.card != JOKER and len(s.outline) == 4]  # the faces and backs
+    darkest = {id(s): _darkest(image, s) for s in cards}  # each card warped once
+    measured = [_paper_and_ink(darkest[id(s)]) for s in sure]
     paper = float(np.median([p for p, _ in measured])) if measured else None
     contrast = float(np.median([p - i for p, i in measured])) if measured else None
-    clipped = float(np.median([clipped_share(image, s) for s in sure])) if sure else None
-    cards = [s for s in sightings if s.card != JOKER and len(s.outline) == 4]
-    glare = sum(1 for s in cards if clipped_share(image, s) >= GLARE)
+    clipped = float(np.median([_clipped(darkest[id(s)]) for s in sure])) if sure else None
+    glare = sum(1 for s in cards if _clipped(darkest[id(s)]) >= GLARE)
     typical = float(np.median(widths)) if widths else None
     blurs = [b / width for s, width in zip(sightings, widths, strict=True)
              if width > 0 and (b := edge_blur(image, s.outline)) is not None]

@@ -49,6 +49,10 @@ def _ms(values: list[float]) -> float:
     return round(statistics.median(values) * 1000, 2)
 
 
+def _p90_ms(values: list[float]) -> float:
+    return round(sorted(values)[int(0.9 * (len(values) - 1))] * 1000, 2)
+
+
 def _time(rec: Any, frames: list[Any], repeat: int, target_ms: float) -> dict[str, Any]:
     """Wall and CPU time of ``rec.recognize`` per frame, and of its finding step alone."""
     rec.recognize(frames[0])  # warm-up: networks planned, caches filled
@@ -73,7 +77,7 @@ def _time(rec: Any, frames: list[Any], repeat: int, target_ms: float) -> dict[st
     return {
         "mean_ms": round(statistics.fmean(wall) * 1000, 2),
         "median_ms": median,
-        "p90_ms": round(sorted(wall)[int(0.9 * (len(wall) - 1))] * 1000, 2),
+        "p90_ms": _p90_ms(wall),
         "cpu_median_ms": _ms(cpu),
         **(split if find else {}),
         "target_ms": target_ms,
@@ -100,7 +104,7 @@ def _time_live(live: Any, deal: list[Any], still: list[Any], repeat: int) -> dic
     return {
         key: {
             "median_ms": median,
-            "p90_ms": round(sorted(unchanged)[int(0.9 * (len(unchanged) - 1))] * 1000, 2),
+            "p90_ms": _p90_ms(unchanged),
             "target_ms": LIVE_TARGETS_MS[key],
             "met": median <= LIVE_TARGETS_MS[key],
             "frames": len(unchanged),
