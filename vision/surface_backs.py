@@ -31,6 +31,8 @@ ON_CARDS = 0.3  # of a box's surface the cards seen may cover (a back lies besid
 # a box that, grown by a fifth, overlaps a back seen by more than a sliver is a piece of that back (one
 # found in parts) or lies beside it: the finders outline a hand dealt face down, nothing here does
 NEXT_TO, TOUCH = 1.2, 0.03
+EDGE_SIMPLIFY = 0.03  # of a piece's perimeter: how far its simplified outline may stray from it
+EDGE_CELLS = 1.5  # map pixels: a corner of a piece this near the frame's edge is where the edge cut it
 EVIDENCE = "a back on card surface no other card explains"
 
 
@@ -54,7 +56,10 @@ def surface_backs(
         short, long = sorted((w * cell, h * cell))
         if short < max(SIZE[0] * width, MIN_SIDE) or (widths and long > SIZE[1] * CARD_ASPECT * width):
             continue
-        hyps += [q for q in (box, *_across_the_edge(box, image.shape)) if _share(q, taken, cell) <= ON_CARDS]
+        tries = [box, *_across_the_edge(box, image.shape)]
+        if (q := _three_corners(c, cell, image.shape)) is not None:
+            tries.append(q)
+        hyps += [q for q in tries if _share(q, taken, cell) <= ON_CARDS]
     backs = [np.asarray(s.outline, np.float32).reshape(-1, 1, 2) for s in known if s.card == BACK]
     out: list[Sighting] = []
     for quad, side in zip(hyps, default_card_side().sides(image, hyps) if hyps else [], strict=True):
@@ -94,6 +99,27 @@ def _across_the_edge(box: np.ndarray, shape: tuple[int, ...]) -> list[np.ndarray
         return [np.array([a + step, b + step, c, d])]
     step = (d - a) / have * (want - have)
     return [np.array([a, b, c + step, d + step])]
+
+
+def _three_corners(contour: np.ndarray, cell: float, shape: tuple[int, ...]) -> np.ndarray | None:
+    """A card the frame's edge cuts, from the piece of it in view (a map contour): where the piece's
+    outline, simplified, has exactly three corners off the frame's edge and next to one another, the
+    card's fourth corner lies where a parallelogram puts it, beyond the edge (full-image pixels)."""
+    h, w = shape[:2]
+    hull = cv2.convexHull(contour)
+    poly = cv2.approxPolyDP(hull, EDGE_SIMPLIFY * cv2.arcLength(hull, True), True).reshape(-1, 2)
+    pts = (poly.astype(np.float64) + 0.5) * cell - 0.5
+    on_edge = (pts[:, 0] < EDGE_CELLS * cell) | (pts[:, 1] < EDGE_CELLS * cell)
+    on_edge |= (pts[:, 0] > w - 1 - EDGE_CELLS * cell) | (pts[:, 1] > h - 1 - EDGE_CELLS * cell)
+    if len(pts) < 4 or int((~on_edge).sum()) != 3:
+        return None
+    n = len(pts)
+    for k in range(n):  # the three in view in order round the outline: a, b, c
+        run = [(k + i) % n for i in range(3)]
+        if not on_edge[run].any():
+            a, b, c = pts[run]
+            return np.array([a, b, c, a + c - b])
+    return None
 
 
 def _share(quad: np.ndarray, taken: np.ndarray, cell: float) -> float:

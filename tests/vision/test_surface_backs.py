@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -103,3 +104,40 @@ def test_a_back_no_finder_outlined_in_a_rendered_scene_is_read(seed: int) -> Non
         assert min(np.linalg.norm(np.mean(np.array(s.outline), axis=0) - middle) for s in read) < 0.5 * float(
             np.linalg.norm(c.outline[1] - c.outline[0])
         )
+
+
+def test_a_card_cut_across_a_corner_gets_its_fourth_corner_beyond_the_edge() -> None:
+    from vision.surface_backs import _three_corners
+
+    # a card 200 px wide turned 20°, its fourth corner 56 px beyond the frame's left edge: in view a pentagon
+    a = np.radians(20.0)
+    across = 200.0 * np.array([np.cos(a), np.sin(a)])
+    down = 200.0 * CARD_ASPECT * np.array([-np.sin(a), np.cos(a)])
+    top = np.array([40.0, 100.0])
+    card = np.array([top, top + across, top + across + down, top + down])
+    assert card[3, 0] < -50.0
+    mask = np.zeros((720, 1280), np.uint8)
+    cv2.fillPoly(mask, [np.round(card).astype(np.int32).reshape(-1, 1, 2)], 1)
+    (contour,), _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    quad = _three_corners(contour, 1.0, mask.shape)
+    assert quad is not None
+    for corner in card:  # every corner, the one beyond the edge too, within 3 % of the card's width
+        assert np.linalg.norm(quad - corner, axis=1).min() < 0.03 * 200.0
+    whole = np.zeros_like(mask)
+    cv2.fillPoly(whole, [np.round(card + [200.0, 0.0]).astype(np.int32).reshape(-1, 1, 2)], 1)
+    (contour,), _ = cv2.findContours(whole, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    assert _three_corners(contour, 1.0, whole.shape) is None  # four corners in view: nothing to guess
+
+
+@pytest.mark.parametrize("background", ["felt", "light_wood", "white"])
+def test_a_back_at_a_slant_with_a_corner_beyond_the_frame_is_found(background: str) -> None:
+    # turned 30°, its middle 60 px from the left edge: the piece in view has five sides, and its
+    # smallest box holds much table (the card-side network turned such boxes down)
+    card = Placement(BACK, (60.0, 360.0), 30.0, 260.0)
+    cam = SimulatedCamera(size=(1280, 720), background=background, seed=3, card_width=260)
+    image = cam.render([card]).image
+    found = [s for s in Recognizer("table").recognize(image) if s.card == BACK]
+    assert len(found) == 1
+    outline = np.array(found[0].outline)
+    assert np.linalg.norm(outline.mean(axis=0) - card.centre) < 0.15 * card.width  # the whole card's middle
+    assert outline[:, 0].min() < 0  # it reaches past the frame's edge, as the card does
