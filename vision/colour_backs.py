@@ -63,6 +63,7 @@ PART = (0.25, 1.0)  # card areas of a region outside the cards seen: a back a fa
 # finder's region of a hand runs into it (the project's felt, wood and dark tables are L* 7-40, light
 # wood, grey and white 63-91)
 PALE = 55.0
+PAPER_DIFF = 30.0  # ΔE (CIE Lab) from the faces' paper: print, not card stock
 _NEXT, _PREV = [1, 2, 3, 0], [3, 0, 1, 2]  # a quad's corners after and before each
 EVIDENCE = "a card-shaped region of another colour than the table"
 
@@ -90,11 +91,56 @@ def colour_backs(image: np.ndarray, known: list[Sighting]) -> list[Sighting]:
         k = max(3, round(THIN * float(np.median(widths))) | 1)
         thin = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
         apart = [cv2.morphologyEx(m & (1 - on_faces), cv2.MORPH_OPEN, thin) for m in masks]
-    whole = _whole_backs(image, masks + apart, scale, known)
+    whole = _whole_backs(image, masks + apart + _print_masks(small, faces), scale, known)
     hands = _backs_of_hands(image, masks, scale, known, whole)
     if lightness < PALE:  # the threshold finder's regions of hands hold their hole cards (``hand_backs``)
         return whole + hands
     return whole + hands + _backs_under_faces(image, masks, scale, known + whole + hands)
+
+
+def _print_masks(small: np.ndarray, faces: list[np.ndarray]) -> list[np.ndarray]:
+    """Masks of print: far in colour from the table round it and from the paper of the faces read.
+    A back lying on a face makes one region with it in the other masks (and a big back is taken for
+    the table round its own middle there); its print stands alone here, the table's colour being
+    taken round the faces' outlines, not on them."""
+    if not faces:
+        return []
+    on_faces = np.zeros(small.shape[:2], np.uint8)
+    cv2.fillPoly(on_faces, faces, 1)
+    lab = cv2.cvtColor(cv2.blur(small, (3, 3)), cv2.COLOR_BGR2LAB)
+    px = lab[on_faces > 0].astype(np.float32)
+    if len(px) < 20:
+        return []
+    paper = np.median(px[px[:, 0] >= np.percentile(px[:, 0], 70)], axis=0)
+    table = _table_off(lab, on_faces)
+    if table is None:
+        return []
+    weigh = np.array([100.0 / 255.0, 1.0, 1.0], np.float32)
+    off_paper = (((lab.astype(np.float32) - paper) * weigh) ** 2).sum(axis=2) > PAPER_DIFF**2
+    off_table = (((lab.astype(np.float32) - table) * weigh) ** 2).sum(axis=2)
+    kernel = np.ones((3, 3), np.uint8)
+    return [
+        cv2.morphologyEx(((off_table > level * level) & off_paper).astype(np.uint8), cv2.MORPH_OPEN, kernel)
+        for level in LEVELS[1:3]
+    ]
+
+
+def _table_off(lab: np.ndarray, cards: np.ndarray) -> np.ndarray | None:
+    """The table's colour at each pixel of ``lab`` from the pixels off the ``cards`` mask: their mean in
+    coarse cells (32 across), cells with too few of them filled from their neighbours."""
+    sh, sw = lab.shape[:2]
+    size = (32, max(1, round(32 * sh / sw)))
+    free = (1 - cards).astype(np.float32)
+    weight = cv2.resize(free, size, interpolation=cv2.INTER_AREA)
+    if not (weight > 0.5).any():
+        return None
+    sums = cv2.resize(lab.astype(np.float32) * free[..., None], size, interpolation=cv2.INTER_AREA)
+    coarse = sums / np.maximum(weight, 1e-6)[..., None]
+    empty = (weight <= 0.5).astype(np.uint8)
+    coarse8 = np.clip(coarse, 0, 255).astype(np.uint8)
+    if empty.any():
+        coarse8 = cv2.inpaint(coarse8, empty, 3, cv2.INPAINT_TELEA)
+    return cv2.resize(cv2.blur(coarse8, (3, 3)), (sw, sh)).astype(np.float32)
 
 
 def _whole_backs(
@@ -105,9 +151,7 @@ def _whole_backs(
     # cards under one camera are about one size: a region far narrower than the cards seen is a
     # print or a letter on one of them (a joker's "O" passed for a back)
     seen = [_short_side(np.asarray(s.outline, np.float64)) for s in known if len(s.outline) == 4]
-    narrowest = max(
-        MIN_SIDE * max(h, w), SIZE_RATIO * float(np.median(seen)) if seen else 0.0, MIN_BACK_PX
-    )
+    narrowest = max(MIN_SIDE * max(h, w), SIZE_RATIO * float(np.median(seen)) if seen else 0.0, MIN_BACK_PX)
     # a back may lie on a face (a hole card): only backs already seen are not looked for again
     taken = [np.asarray(s.outline, np.float32).reshape(-1, 1, 2) * scale for s in known if s.card == BACK]
     # a candidate about a back seen is that back again, not read twice (one about a face may be a
