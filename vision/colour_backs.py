@@ -93,7 +93,10 @@ def colour_backs(image: np.ndarray, known: list[Sighting]) -> list[Sighting]:
         k = max(3, round(THIN * float(np.median(widths))) | 1)
         thin = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
         apart = [cv2.morphologyEx(m & (1 - on_faces), cv2.MORPH_OPEN, thin) for m in masks]
-    whole = _whole_backs(image, masks + apart + _print_masks(lab, faces), scale, known)
+    whole = _whole_backs(image, masks + apart, scale, known)
+    # print is no face's paper: a region of it as big as a face's outline is a back lying on that face
+    if prints := _print_masks(lab, faces):
+        whole += _whole_backs(image, prints, scale, known + whole, on_a_face=True)
     hands = _backs_of_hands(image, masks, scale, known, whole)
     if lightness < PALE:  # the threshold finder's regions of hands hold their hole cards (``hand_backs``)
         return whole + hands
@@ -145,9 +148,10 @@ def _table_off(lab: np.ndarray, cards: np.ndarray) -> np.ndarray | None:
 
 
 def _whole_backs(
-    image: np.ndarray, masks: list[np.ndarray], scale: float, known: list[Sighting]
+    image: np.ndarray, masks: list[np.ndarray], scale: float, known: list[Sighting], on_a_face: bool = False
 ) -> list[Sighting]:
-    """Backs that are whole card-shaped regions of one of the ``masks`` (at ``scale`` of ``image``)."""
+    """Backs that are whole card-shaped regions of one of the ``masks`` (at ``scale`` of ``image``).
+    With ``on_a_face``, one with a face's outline is not that face (the masks hold no card stock)."""
     h, w = image.shape[:2]
     # cards under one camera are about one size: a region far narrower than the cards seen is a
     # print or a letter on one of them (a joker's "O" passed for a back)
@@ -190,7 +194,7 @@ def _whole_backs(
             meets = np.flatnonzero(
                 (face_lo < q.max(axis=0)).all(axis=1) & (q.min(axis=0) < face_hi).all(axis=1)
             )
-            if any(_same_outline(q, faces[k]) for k in meets.tolist()):
+            if not on_a_face and any(_same_outline(q, faces[k]) for k in meets.tolist()):
                 continue  # that face (a hole card lying on it overlaps it by far less)
             poly = q.astype(np.float32).reshape(-1, 1, 2)
             if any(cv2.pointPolygonTest(poly, p, False) > 0 for p in indices):

@@ -125,15 +125,30 @@ def _back_over(background: str, angle: float, shift: tuple[float, float]) -> tup
         ("wood", 0.0, (30.0, 90.0)),
         ("grey", -35.0, (22.0, 22.0)),
         ("felt", 20.0, (0.0, 75.0)),
+        ("felt", 0.0, (22.0, 22.0)),  # the back covers all the face but a strip with its index
+        ("light_wood", 20.0, (22.0, 22.0)),
+        ("white", 0.0, (0.0, 75.0)),
     ],
 )
 def test_a_back_dealt_over_a_face_is_seen_beside_it(
     background: str, angle: float, shift: tuple[float, float]
 ) -> None:
     # the pair is one region, outlined and read as the face (its index shows past the back's corner);
-    # the back's print, far from the table's colour and from the face's paper, stands alone
+    # the back's print, far from the table's colour and from the face's paper, stands alone, as big
+    # as the outline read for the face where the back covers nearly all of it
     image, back = _back_over(background, angle, shift)
     found = Recognizer("table").recognize(image)
     assert sorted(s.card for s in found) == ["9C", BACK]
     (seen,) = [s for s in found if s.card == BACK]
     assert np.linalg.norm(np.mean(np.array(seen.outline), axis=0) - back.centre) < 0.15 * back.width
+
+
+@pytest.mark.parametrize("layout", ["scatter", "hand"])
+@pytest.mark.parametrize("background", ["felt", "white", "grey"])
+def test_court_cards_and_jokers_hold_no_back_in_their_print(background: str, layout: str) -> None:
+    # a court card's picture is print far from the table and the paper, framed like a small card
+    codes = ["JS", "QH", "KD", "JC", "JK", "KS"]
+    shot = SimulatedCamera(size=(1280, 720), background=background, seed=1, card_width=140).frame_for(
+        codes, layout
+    )
+    assert BACK not in [s.card for s in Recognizer("table").recognize(shot.image)]
