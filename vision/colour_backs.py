@@ -110,22 +110,24 @@ def _print_masks(lab: np.ndarray, faces: list[np.ndarray]) -> list[np.ndarray]:
     alone here, the table's colour being taken round the faces' outlines, not on them."""
     if not faces:
         return []
-    on_faces = np.zeros(lab.shape[:2], np.uint8)
-    cv2.fillPoly(on_faces, faces, 1)
-    # colours of a region at every other pixel each way: the same medians and means, a quarter the work
-    px = lab[::2, ::2][on_faces[::2, ::2] > 0]
+    # at half the working size: a back's print is a card's size, and the work a quarter
+    half = lab[::2, ::2]
+    on_faces = np.zeros(half.shape[:2], np.uint8)
+    cv2.fillPoly(on_faces, [np.round(f / 2).astype(np.int32) for f in faces], 1)
+    px = half[on_faces > 0]
     if len(px) < 20:
         return []
     light = px[:, 0] >= np.percentile(px[:, 0], 70)  # the lightest third of the faces: their paper
-    paper = np.full_like(lab, np.median(px[light], axis=0).astype(np.uint8))
-    table = _table_off(lab[::2, ::2], on_faces[::2, ::2])
+    paper = np.full_like(half, np.median(px[light], axis=0).astype(np.uint8))
+    table = _table_off(half, on_faces)
     if table is None:
         return []
-    table = cv2.resize(table, (lab.shape[1], lab.shape[0]))
-    off_paper = _delta_e2(lab, paper) > PAPER_DIFF * PAPER_DIFF
-    off_table = _delta_e2(lab, table) > PRINT_LEVEL * PRINT_LEVEL
-    kernel = np.ones((3, 3), np.uint8)
-    return [cv2.morphologyEx((off_table & off_paper).astype(np.uint8), cv2.MORPH_OPEN, kernel)]
+    off_paper = _delta_e2(half, paper) > PAPER_DIFF * PAPER_DIFF
+    off_table = _delta_e2(half, table) > PRINT_LEVEL * PRINT_LEVEL
+    prints = cv2.morphologyEx(
+        (off_table & off_paper).astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)
+    )
+    return [cv2.resize(prints, (lab.shape[1], lab.shape[0]), interpolation=cv2.INTER_NEAREST)]
 
 
 def _table_off(lab: np.ndarray, cards: np.ndarray) -> np.ndarray | None:
