@@ -23,7 +23,8 @@ from vision.card_side import default_card_side
 from vision.detect import Blob, blob_corners
 from vision.finder import snap_to_edges
 from vision.frame_copies import resized
-from vision.hand_backs import backs_in_regions, in_a_back
+from vision.hand_backs import UNDER, UNDER_SURE, backs_in_regions, in_a_back
+from vision.render import CARD_ASPECT
 from vision.sighting import BACK, Sighting
 
 WORK = 640  # px on the long side: the size the regions are looked for at
@@ -65,6 +66,10 @@ PART = (0.25, 1.0)  # card areas of a region outside the cards seen: a back a fa
 PALE = 55.0
 PAPER_DIFF = 30.0  # ΔE (CIE Lab) from the faces' paper: print, not card stock
 PRINT_LEVEL = LEVELS[1]  # and from the table round the faces
+UNDER_FILL = 0.9  # of a card a face lies over: the share its print in view and the faces cover, at least
+SIZE_SLACK = 0.15  # of a card's width or length: how far a side of a back's print in view may differ
+ON_FACES = 0.5  # of a region of print under a face: the share inside the faces' outlines, at most
+BORDER = 0.1  # of a card's width: how far a side of a back's print may lie inside the card's edge
 _NEXT, _PREV = [1, 2, 3, 0], [3, 0, 1, 2]  # a quad's corners after and before each
 EVIDENCE = "a card-shaped region of another colour than the table"
 
@@ -97,6 +102,7 @@ def colour_backs(image: np.ndarray, known: list[Sighting]) -> list[Sighting]:
     # print is no face's paper: a region of it as big as a face's outline is a back lying on that face
     if prints := _print_masks(lab, faces):
         whole += _whole_backs(image, prints, scale, known + whole, on_a_face=True)
+        whole += _print_under_faces(image, prints[0], faces, scale, known + whole)
     hands = _backs_of_hands(image, masks, scale, known, whole)
     if lightness < PALE:  # the threshold finder's regions of hands hold their hole cards (``hand_backs``)
         return whole + hands
@@ -147,6 +153,89 @@ def _table_off(lab: np.ndarray, cards: np.ndarray) -> np.ndarray | None:
     if empty.any():
         coarse = cv2.inpaint(coarse, empty, 3, cv2.INPAINT_TELEA)
     return cv2.resize(cv2.blur(coarse, (3, 3)), (sw, sh))
+
+
+def _print_under_faces(
+    image: np.ndarray, prints: np.ndarray, faces: list[np.ndarray], scale: float, known: list[Sighting]
+) -> list[Sighting]:
+    """Backs a face lies over (a hole card tucked under its up card): the part of a back's print in
+    view is no card-shaped region, but the card it is part of is, its hidden part under the ``faces``
+    (outlines at ``scale``). Each region of ``prints`` of a quarter card or more is boxed by its
+    smallest rectangle, the box's sides snapped onto the card's edges and the box grown to a card
+    across the side a face lies on: a card as wide as the faces, or whose width or length is the
+    box's longer side (a face's outline may hold both cards). Where the region and the faces fill
+    such a card (``UNDER_FILL``), the card-side network judges it as it judges a hole card among a
+    merged region's corners (``UNDER_SURE``); the surest of one region's cards stands."""
+    on_faces = np.zeros(prints.shape, np.uint8)
+    cv2.fillPoly(on_faces, [np.round(f).astype(np.int32) for f in faces], 1)
+    width = float(np.median([_short_side(f) for f in faces]))
+    contours, _ = cv2.findContours(prints, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    taken = [np.asarray(s.outline, np.float32).reshape(-1, 1, 2) * scale for s in known if s.card == BACK]
+    hyps: list[tuple[int, np.ndarray]] = []  # (region, quad at full resolution)
+    for i, c in enumerate(contours):
+        area = cv2.contourArea(c)
+        if area < PART[0] * CARD_ASPECT * (SIZE_RATIO * width) ** 2:
+            continue
+        region = np.zeros(prints.shape, np.uint8)
+        cv2.drawContours(region, [c], 0, 1, -1)
+        if int((region & on_faces).sum()) > ON_FACES * int(region.sum()):
+            continue  # print on a face is its own (a court card's picture); a back under it shows beside it
+        # the print's box, its sides onto the card's own edges (past its border), at full resolution
+        full = (cv2.boxPoints(cv2.minAreaRect(c)).astype(np.float64) + 0.5) / scale - 0.5
+        for _ in range(2):
+            full = snap_to_edges(image, full, BORDER * width / scale)
+        box = (full + 0.5) * scale - 0.5
+        long = float(max(np.linalg.norm(box[1] - box[0]), np.linalg.norm(box[2] - box[1])))
+        for w in (width, long / CARD_ASPECT, long):
+            if area > CARD_ASPECT * w * w or (q := _grown_to_a_card(box, w, on_faces)) is None:
+                continue
+            if any(_overlap(q, t) > ON_KNOWN for t in taken):
+                continue
+            inside = np.zeros(prints.shape, np.uint8)
+            cv2.fillPoly(inside, [np.round(q).astype(np.int32).reshape(-1, 1, 2)], 1)
+            if int((inside & (prints | on_faces)).sum()) >= UNDER_FILL * int(inside.sum()):
+                hyps.append((i, (q + 0.5) / scale - 0.5))
+    if not hyps:
+        return []
+    sides = default_card_side().sides(image, [q for _, q in hyps])
+    backs = [np.asarray(s.outline, np.float32).reshape(-1, 1, 2) for s in known if s.card == BACK]
+    out: list[Sighting] = []
+    done: set[int] = set()
+    for side, (i, q) in sorted(zip(sides, hyps, strict=True), key=lambda t: -t[0].back):
+        if side.back < UNDER_SURE or i in done or in_a_back(q, backs):
+            continue
+        done.add(i)
+        backs.append(q.astype(np.float32).reshape(-1, 1, 2))
+        out.append(Sighting(BACK, 0.8, tuple((float(x), float(y)) for x, y in q), None, evidence=(UNDER,)))
+    return out
+
+
+def _grown_to_a_card(box: np.ndarray, width: float, on_faces: np.ndarray) -> np.ndarray | None:
+    """``box`` (four corners) grown to a card ``width`` wide across whichever of its sides lies on a
+    face (``on_faces``): the part of a back in view beside the face over it. None where neither pair
+    of its sides is a card's width or length (within ``SIZE_SLACK``), or no face lies across."""
+    sides = [float(np.linalg.norm(box[(k + 1) % 4] - box[k])) for k in range(2)]
+    length = CARD_ASPECT * width
+    h, w = on_faces.shape
+
+    def on_a_face(p: np.ndarray) -> bool:
+        x, y = round(float(p[0])), round(float(p[1]))
+        return 0 <= x < w and 0 <= y < h and bool(on_faces[y, x])
+
+    for k in (0, 1):  # side k (corners k, k + 1) keeps its length; the other pair grows to match
+        have, other = sides[k], sides[1 - k]
+        for keep, want in ((width, length), (length, width)):
+            if abs(have - keep) > SIZE_SLACK * keep or other > want * (1 + SIZE_SLACK):
+                continue
+            if other >= want * (1 - SIZE_SLACK):
+                return box  # a whole card's size already
+            a, b, c, d = (box[(k + i) % 4] for i in range(4))  # a-b is side k, c-d the side across
+            step = (d - a) / max(other, 1e-9) * (want - other)
+            if on_a_face((c + d) / 2 + 0.5 * step):  # grown on past the side c-d, onto a face
+                return np.array([a, b, c + step, d + step])
+            if on_a_face((a + b) / 2 - 0.5 * step):
+                return np.array([a - step, b - step, c, d])
+    return None
 
 
 def _whole_backs(

@@ -152,3 +152,16 @@ def test_court_cards_and_jokers_hold_no_back_in_their_print(background: str, lay
         codes, layout
     )
     assert BACK not in [s.card for s in Recognizer("table").recognize(shot.image)]
+
+
+@pytest.mark.parametrize("background", ["felt", "wood"])
+def test_a_hole_card_tucked_half_under_its_up_card_is_seen(background: str) -> None:
+    # the up card lies over the hole card's right half: the back shows as a strip no card-shaped
+    # region holds; its print, grown across the face to a card, is the hole card
+    hole = Placement(BACK, (565.0, 360.0), 0.0, 150.0)
+    face = Placement("9C", (640.0, 360.0), 0.0, 150.0)
+    cam = SimulatedCamera(size=(1280, 720), background=background, seed=3, card_width=150)
+    found = Recognizer("table").recognize(cam.render([hole, face]).image)
+    assert sorted(s.card for s in found) == ["9C", BACK]
+    (seen,) = [s for s in found if s.card == BACK]
+    assert np.linalg.norm(np.mean(np.array(seen.outline), axis=0) - hole.centre) < 0.15 * hole.width
