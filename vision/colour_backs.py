@@ -171,7 +171,7 @@ def _print_under_faces(
     width = float(np.median([_short_side(f) for f in faces]))
     contours, _ = cv2.findContours(prints, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     taken = [np.asarray(s.outline, np.float32).reshape(-1, 1, 2) * scale for s in known if s.card == BACK]
-    hyps: list[tuple[int, np.ndarray]] = []  # (region, quad at full resolution)
+    hyps: list[tuple[int, np.ndarray, np.ndarray]] = []  # (region, quad judged, card: full resolution)
     for i, c in enumerate(contours):
         area = cv2.contourArea(c)
         if area < PART[0] * CARD_ASPECT * (SIZE_RATIO * width) ** 2:
@@ -186,6 +186,7 @@ def _print_under_faces(
             full = snap_to_edges(image, full, BORDER * width / scale)
         box = (full + 0.5) * scale - 0.5
         long = float(max(np.linalg.norm(box[1] - box[0]), np.linalg.norm(box[2] - box[1])))
+        cards = []
         for w in (width, long / CARD_ASPECT, long):
             if area > CARD_ASPECT * w * w or (q := _grown_to_a_card(box, w, on_faces)) is None:
                 continue
@@ -194,14 +195,17 @@ def _print_under_faces(
             inside = np.zeros(prints.shape, np.uint8)
             cv2.fillPoly(inside, [np.round(q).astype(np.int32).reshape(-1, 1, 2)], 1)
             if int((inside & (prints | on_faces)).sum()) >= UNDER_FILL * int(inside.sum()):
-                hyps.append((i, (q + 0.5) / scale - 0.5))
+                cards.append((q + 0.5) / scale - 0.5)
+        hyps += [(i, q, q) for q in cards]
+        if cards:  # the part in view alone, where the face over the rest shows its index to the network
+            hyps.append((i, full, cards[0]))
     if not hyps:
         return []
-    sides = default_card_side().sides(image, [q for _, q in hyps])
+    sides = default_card_side().sides(image, [q for _, q, _ in hyps])
     backs = [np.asarray(s.outline, np.float32).reshape(-1, 1, 2) for s in known if s.card == BACK]
     out: list[Sighting] = []
     done: set[int] = set()
-    for side, (i, q) in sorted(zip(sides, hyps, strict=True), key=lambda t: -t[0].back):
+    for side, (i, _, q) in sorted(zip(sides, hyps, strict=True), key=lambda t: -t[0].back):
         if side.back < UNDER_SURE or i in done or in_a_back(q, backs):
             continue
         done.add(i)
