@@ -176,9 +176,13 @@ def _print_under_faces(
         area = cv2.contourArea(c)
         if area < PART[0] * CARD_ASPECT * (SIZE_RATIO * width) ** 2:
             continue
-        region = np.zeros(prints.shape, np.uint8)
-        cv2.drawContours(region, [c], 0, 1, -1)
-        if int((region & on_faces).sum()) > ON_FACES * int(region.sum()):
+        x, y, bw, bh = cv2.boundingRect(c)
+        middle = (x + bw / 2, y + bh / 2)
+        if any(cv2.pointPolygonTest(t, middle, False) >= 0 for t in taken):
+            continue  # a back seen already
+        region = np.zeros((bh, bw), np.uint8)
+        cv2.drawContours(region, [c - [x, y]], 0, 1, -1)
+        if int((region & on_faces[y : y + bh, x : x + bw]).sum()) > ON_FACES * int(region.sum()):
             continue  # print on a face is its own (a court card's picture); a back under it shows beside it
         # the print's box, its sides onto the card's own edges (past its border), at full resolution
         full = (cv2.boxPoints(cv2.minAreaRect(c)).astype(np.float64) + 0.5) / scale - 0.5
