@@ -9,9 +9,14 @@ difference is cut at several levels (no one level suits every table), and each r
 clean card-shaped quadrilateral is a candidate: its sides snapped onto the frame's edges at full
 resolution, it is kept where the card-side network (``vision.card_side``) takes it surely for a
 back (surer than for a finder's quad: ``APART_SURE``). A region that is a card already seen (a
-face's outline, a back's) is not looked at again; one lying on a face may be its hole card. Then
-hands dealt face down: the lower card shows only part of itself, and its region is searched from
-its corners (``_backs_of_hands``).
+face's outline, a back's) is not looked at again; one lying on a face may be its hole card.
+
+A back dealt over a face makes one region with it, outlined and read as the face. So print is cut
+too: far from the table's colour (taken round the faces, not on them) and from the faces' paper
+(``_print_masks``). There a back lying on a face stands alone, and one a face lies over shows the
+part of it in view, grown across the face to a card (``_print_under_faces``). Then hands dealt face
+down: the lower card shows only part of itself, and its region is searched from its corners
+(``_backs_of_hands``).
 """
 
 from __future__ import annotations
