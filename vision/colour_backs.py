@@ -73,6 +73,7 @@ PAPER_DIFF = 30.0  # ΔE (CIE Lab) from the faces' paper: print, not card stock
 PRINT_LEVEL = LEVELS[1]  # and from the table round the faces
 UNDER_FILL = 0.9  # of a card a face lies over: the share its print in view and the faces cover, at least
 SIZE_SLACK = 0.15  # of a card's width or length: how far a side of a back's print in view may differ
+ONE_CARD = 1.2  # long over short sides of a face's outline, at least, for it to be one card (1.4 overhead)
 ON_FACES = 0.5  # of a region of print under a face: the share inside the faces' outlines, at most
 BORDER = 0.1  # of a card's width: how far a side of a back's print may lie inside the card's edge
 _NEXT, _PREV = [1, 2, 3, 0], [3, 0, 1, 2]  # a quad's corners after and before each
@@ -173,7 +174,11 @@ def _print_under_faces(
     merged region's corners (``UNDER_SURE``); the surest of one region's cards stands."""
     on_faces = np.zeros(prints.shape, np.uint8)
     cv2.fillPoly(on_faces, [np.round(f).astype(np.int32) for f in faces], 1)
-    width = float(np.median([_short_side(f) for f in faces]))
+    # an outline far squarer than a card holds two: a face and the back under it (the pair's region)
+    cards = [f for f in faces if len(f) == 4 and _long_over_short(f) >= ONE_CARD]
+    on_cards = np.zeros(prints.shape, np.uint8)
+    cv2.fillPoly(on_cards, [np.round(f).astype(np.int32) for f in cards], 1)
+    width = float(np.median([_short_side(f) for f in cards or faces]))
     contours, _ = cv2.findContours(prints, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     taken = [np.asarray(s.outline, np.float32).reshape(-1, 1, 2) * scale for s in known if s.card == BACK]
     hyps: list[tuple[int, np.ndarray, np.ndarray]] = []  # (region, quad judged, card: full resolution)
@@ -187,7 +192,7 @@ def _print_under_faces(
             continue  # a back seen already
         region = np.zeros((bh, bw), np.uint8)
         cv2.drawContours(region, [c - [x, y]], 0, 1, -1)
-        if int((region & on_faces[y : y + bh, x : x + bw]).sum()) > ON_FACES * int(region.sum()):
+        if int((region & on_cards[y : y + bh, x : x + bw]).sum()) > ON_FACES * int(region.sum()):
             continue  # print on a face is its own (a court card's picture); a back under it shows beside it
         # the print's box, its sides onto the card's own edges (past its border), at full resolution
         full = (cv2.boxPoints(cv2.minAreaRect(c)).astype(np.float64) + 0.5) / scale - 0.5
@@ -195,8 +200,8 @@ def _print_under_faces(
             full = snap_to_edges(image, full, BORDER * width / scale)
         box = (full + 0.5) * scale - 0.5
         long = float(max(np.linalg.norm(box[1] - box[0]), np.linalg.norm(box[2] - box[1])))
-        cards = []
-        for w in (width, long / CARD_ASPECT, long):
+        grown = []
+        for w in ((width,) if cards else ()) + (long / CARD_ASPECT, long):
             if area > CARD_ASPECT * w * w or (q := _grown_to_a_card(box, w, on_faces)) is None:
                 continue
             if any(_overlap(q, t) > ON_KNOWN for t in taken):
@@ -204,10 +209,10 @@ def _print_under_faces(
             inside = np.zeros(prints.shape, np.uint8)
             cv2.fillPoly(inside, [np.round(q).astype(np.int32).reshape(-1, 1, 2)], 1)
             if int((inside & (prints | on_faces)).sum()) >= UNDER_FILL * int(inside.sum()):
-                cards.append((q + 0.5) / scale - 0.5)
-        hyps += [(i, q, q) for q in cards]
-        if cards:  # the part in view alone, where the face over the rest shows its index to the network
-            hyps.append((i, full, cards[0]))
+                grown.append((q + 0.5) / scale - 0.5)
+        hyps += [(i, q, q) for q in grown]
+        if grown:  # the part in view alone, where the face over the rest shows its index to the network
+            hyps.append((i, full, grown[0]))
     if not hyps:
         return []
     sides = default_card_side().sides(image, [q for _, q, _ in hyps])
@@ -221,6 +226,12 @@ def _print_under_faces(
         backs.append(q.astype(np.float32).reshape(-1, 1, 2))
         out.append(Sighting(BACK, 0.8, tuple((float(x), float(y)) for x, y in q), None, evidence=(UNDER,)))
     return out
+
+
+def _long_over_short(q: np.ndarray) -> float:
+    sides = np.linalg.norm(q - np.roll(q, 1, axis=0), axis=1)
+    a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    return float(max(a, b) / max(min(a, b), 1e-9))
 
 
 def _grown_to_a_card(box: np.ndarray, width: float, on_faces: np.ndarray) -> np.ndarray | None:
