@@ -13,7 +13,7 @@ face's outline, a back's) is not looked at again; one lying on a face may be its
 
 A back dealt over a face makes one region with it, outlined and read as the face. So print is cut
 too: far from the table's colour (taken round the faces, not on them) and from the faces' paper
-(``_print_masks``). There a back lying on a face stands alone, and one a face lies over shows the
+(``_print_mask``). There a back lying on a face stands alone, and one a face lies over shows the
 part of it in view, grown across the face to a card (``_print_under_faces``). Then hands dealt face
 down: the lower card shows only part of itself, and its region is searched from its corners
 (``_backs_of_hands``).
@@ -106,40 +106,40 @@ def colour_backs(image: np.ndarray, known: list[Sighting]) -> list[Sighting]:
         apart = [cv2.morphologyEx(m & (1 - on_faces), cv2.MORPH_OPEN, thin) for m in masks]
     whole = _whole_backs(image, masks + apart, scale, known)
     # print is no face's paper: a region of it as big as a face's outline is a back lying on that face
-    if prints := _print_masks(lab, faces):
-        whole += _whole_backs(image, prints, scale, known + whole, on_a_face=True)
-        whole += _print_under_faces(image, prints[0], faces, scale, known + whole)
+    if (prints := _print_mask(lab, faces)) is not None:
+        whole += _whole_backs(image, [prints], scale, known + whole, on_a_face=True)
+        whole += _print_under_faces(image, prints, faces, scale, known + whole)
     hands = _backs_of_hands(image, masks, scale, known, whole)
     if lightness < PALE:  # the threshold finder's regions of hands hold their hole cards (``hand_backs``)
         return whole + hands
     return whole + hands + _backs_under_faces(image, masks, scale, known + whole + hands)
 
 
-def _print_masks(lab: np.ndarray, faces: list[np.ndarray]) -> list[np.ndarray]:
-    """Masks of print: far in colour from the table round it and from the paper of the faces read
+def _print_mask(lab: np.ndarray, faces: list[np.ndarray]) -> np.ndarray | None:
+    """A mask of print: far in colour from the table round it and from the paper of the faces read
     (``lab``: the frame, as ``_lab`` gives it). A back lying on a face makes one region with it in the
     other masks (and a big back is taken for the table round its own middle there); its print stands
     alone here, the table's colour being taken round the faces' outlines, not on them."""
     if not faces:
-        return []
+        return None
     # at half the working size: a back's print is a card's size, and the work a quarter
     half = lab[::2, ::2]
     on_faces = np.zeros(half.shape[:2], np.uint8)
     cv2.fillPoly(on_faces, [np.round(f / 2).astype(np.int32) for f in faces], 1)
     px = half[on_faces > 0]
     if len(px) < 20:
-        return []
+        return None
     light = px[:, 0] >= np.percentile(px[:, 0], 70)  # the lightest third of the faces: their paper
     paper = np.full_like(half, np.median(px[light], axis=0).astype(np.uint8))
     table = _table_off(half, on_faces)
     if table is None:
-        return []
+        return None
     off_paper = _delta_e2(half, paper) > PAPER_DIFF * PAPER_DIFF
     off_table = _delta_e2(half, table) > PRINT_LEVEL * PRINT_LEVEL
     prints = cv2.morphologyEx(
         (off_table & off_paper).astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)
     )
-    return [cv2.resize(prints, (lab.shape[1], lab.shape[0]), interpolation=cv2.INTER_NEAREST)]
+    return cv2.resize(prints, (lab.shape[1], lab.shape[0]), interpolation=cv2.INTER_NEAREST)
 
 
 def _table_off(lab: np.ndarray, cards: np.ndarray) -> np.ndarray | None:
@@ -228,10 +228,15 @@ def _print_under_faces(
     return out
 
 
+def _mean_sides(q: np.ndarray) -> tuple[float, float]:
+    """The mean lengths of quad ``q``'s two pairs of opposite sides (corners 0-1 and 2-3; 1-2 and 3-0)."""
+    sides = np.linalg.norm(q[_NEXT] - q, axis=1)  # side k runs from corner k to corner k + 1
+    return float(sides[0] + sides[2]) / 2, float(sides[1] + sides[3]) / 2
+
+
 def _long_over_short(q: np.ndarray) -> float:
-    sides = np.linalg.norm(q - np.roll(q, 1, axis=0), axis=1)
-    a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
-    return float(max(a, b) / max(min(a, b), 1e-9))
+    a, b = _mean_sides(q)
+    return max(a, b) / max(min(a, b), 1e-9)
 
 
 def _grown_to_a_card(box: np.ndarray, width: float, on_faces: np.ndarray) -> np.ndarray | None:
@@ -479,11 +484,11 @@ def _card_shape(contour: np.ndarray, min_side: float) -> np.ndarray | None:
 def _card_aspect(q: np.ndarray, min_side: float) -> bool:
     """Whether quad ``q`` has a card's proportions (``ASPECT``), corners near square (``SQUARE``)
     and short sides at least ``min_side``."""
-    edges = q[_NEXT] - q  # side k runs from corner k to corner k + 1
-    sides = np.hypot(edges[:, 0], edges[:, 1])
-    a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    a, b = _mean_sides(q)
     if min(a, b) < min_side or not ASPECT[0] <= max(a, b) / min(a, b) <= ASPECT[1]:
         return False
+    edges = q[_NEXT] - q  # side k runs from corner k to corner k + 1
+    sides = np.hypot(edges[:, 0], edges[:, 1])
     prev = edges[_PREV]  # the side arriving at each corner
     cos = -(edges * prev).sum(axis=1) / np.maximum(sides * sides[_PREV], 1e-9)
     return bool(np.abs(cos).max() <= np.sin(np.radians(SQUARE)))
