@@ -29,6 +29,7 @@ from vision.detect import Blob, blob_corners
 from vision.finder import snap_to_edges
 from vision.frame_copies import resized
 from vision.hand_backs import UNDER, UNDER_SURE, backs_in_regions, in_a_back
+from vision.index import percentiles_of_counts
 from vision.render import CARD_ASPECT
 from vision.sighting import BACK, Sighting
 
@@ -123,14 +124,16 @@ def _print_mask(lab: np.ndarray, faces: list[np.ndarray]) -> np.ndarray | None:
     if not faces:
         return None
     # at half the working size: a back's print is a card's size, and the work a quarter
-    half = lab[::2, ::2]
+    half = _halved(lab)
     on_faces = np.zeros(half.shape[:2], np.uint8)
     cv2.fillPoly(on_faces, [np.round(f / 2).astype(np.int32) for f in faces], 1)
-    px = half[on_faces > 0]
-    if len(px) < 20:
+    if cv2.countNonZero(on_faces) < 20:
         return None
-    light = px[:, 0] >= np.percentile(px[:, 0], 70)  # the lightest third of the faces: their paper
-    paper = np.full_like(half, np.median(px[light], axis=0).astype(np.uint8))
+    # the lightest third of the faces is their paper: its median colour (as ``np.median`` of those
+    # pixels, from histograms under masks rather than the pixels picked out)
+    (lightest,) = percentiles_of_counts(cv2.calcHist([half], [0], on_faces, [256], [0, 256]), (70,))
+    light = ((half[..., 0] >= lightest) & (on_faces > 0)).astype(np.uint8)
+    paper = tuple(_median(half, c, light) for c in range(3))
     table = _table_off(half, on_faces)
     if table is None:
         return None
@@ -142,18 +145,31 @@ def _print_mask(lab: np.ndarray, faces: list[np.ndarray]) -> np.ndarray | None:
     return cv2.resize(prints, (lab.shape[1], lab.shape[0]), interpolation=cv2.INTER_NEAREST)
 
 
+def _median(image: np.ndarray, channel: int, mask: np.ndarray) -> int:
+    """The median of a uint8 ``channel`` of ``image`` where ``mask`` is set, truncated to a whole level."""
+    return int(percentiles_of_counts(cv2.calcHist([image], [channel], mask, [256], [0, 256]), (50,))[0])
+
+
+def _halved(image: np.ndarray) -> np.ndarray:
+    """``image[::2, ::2]``, contiguous: of even sides, by nearest-neighbour resizing (which picks
+    those very pixels, several times faster than numpy's strided copy)."""
+    h, w = image.shape[:2]
+    if h % 2 or w % 2:
+        return np.ascontiguousarray(image[::2, ::2])
+    return cv2.resize(image, (w // 2, h // 2), interpolation=cv2.INTER_NEAREST)
+
+
 def _table_off(lab: np.ndarray, cards: np.ndarray) -> np.ndarray | None:
     """The table's colour (8-bit Lab) at each pixel of ``lab`` from the pixels off the ``cards`` mask:
     their mean in coarse cells (32 across), cells with too few of them filled from their neighbours."""
     sh, sw = lab.shape[:2]
     size = (32, max(1, round(32 * sh / sw)))
-    free = (1 - cards).astype(np.float32)
-    weight = cv2.resize(free, size, interpolation=cv2.INTER_AREA)
+    free = 1 - cards
+    weight = cv2.resize(free.astype(np.float32), size, interpolation=cv2.INTER_AREA)
     if not (weight > 0.5).any():
         return None
-    sums = cv2.resize(
-        cv2.multiply(lab, cv2.merge([free] * 3), dtype=cv2.CV_32F), size, interpolation=cv2.INTER_AREA
-    )
+    off = cv2.bitwise_and(lab, lab, mask=free).astype(np.float32)  # lab where free, else 0
+    sums = cv2.resize(off, size, interpolation=cv2.INTER_AREA)
     coarse = np.clip(sums / np.maximum(weight, 1e-6)[..., None], 0, 255).astype(np.uint8)
     empty = (weight <= 0.5).astype(np.uint8)
     if empty.any():
@@ -296,18 +312,23 @@ def _whole_backs(
     ]
     found: list[np.ndarray] = []
     min_side = MIN_SIDE * max(masks[0].shape)
+    least = GROWS * narrowest * scale  # the shortest side of a quad passed below
+    # such a quad, its corners within SQUARE of square, covers at least least² · cos(SQUARE) (the
+    # triangles at two opposite corners), and its region FILL of that: a smaller region cannot pass
+    # (the 0.999: slack for rounding)
+    least_area = max(min_side * min_side, 0.999 * FILL * np.cos(np.radians(SQUARE)) * least * least)
     for mask in masks:
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         for c in contours:
-            if cv2.contourArea(c) < min_side * min_side:
+            if cv2.contourArea(c) < least_area:
                 continue  # most regions (the table's print, noise) end here
             x, y, bw, bh = cv2.boundingRect(c)
             box_mid = np.array([x + bw / 2, y + bh / 2])
             if len(middles) and np.hypot(*(middles - box_mid).T).min() < SAME_MIDDLE * min(bw, bh):
                 continue  # cheaply, before its shape is looked at
-            q = _card_shape(c, min_side)
-            if q is None or _short_side(q) < GROWS * narrowest * scale:
-                continue  # (the snap below grows a side by at most 2 × 7 %, twice: it could not pass)
+            # (the snap below grows a side by at most 2 × 7 %, twice: a shorter side could not pass)
+            if (q := _card_shape(c, min_side, least)) is None:
+                continue
             mid = q.mean(axis=0)
             if any(_overlap(q, t) > ON_KNOWN for t in taken):
                 continue
@@ -459,22 +480,24 @@ def _lab(small: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(cv2.blur(small, (3, 3)), cv2.COLOR_BGR2LAB)
 
 
-def _delta_e2(lab: np.ndarray, ref: np.ndarray) -> np.ndarray:
-    """ΔE² between two 8-bit Lab images (8-bit Lab holds L * 255 / 100: weighed back to ΔE units)."""
+def _delta_e2(lab: np.ndarray, ref: np.ndarray | tuple[int, int, int]) -> np.ndarray:
+    """ΔE² between an 8-bit Lab image and another, or one colour (8-bit Lab holds L * 255 / 100:
+    weighed back to ΔE units)."""
     d = cv2.absdiff(lab, ref)
     return cv2.transform(
         cv2.multiply(d, d, dtype=cv2.CV_32F), np.array([[(100.0 / 255.0) ** 2, 1.0, 1.0]], np.float32)
     )
 
 
-def _card_shape(contour: np.ndarray, min_side: float) -> np.ndarray | None:
-    """The four corners of a region that is a clean card-shaped quadrilateral, else None."""
+def _card_shape(contour: np.ndarray, min_side: float, least: float) -> np.ndarray | None:
+    """The four corners of a region that is a clean card-shaped quadrilateral, no side of it shorter
+    than ``least``, else None."""
     area = cv2.contourArea(contour)
     if area < min_side * min_side:
         return None
     hull = cv2.convexHull(contour)
     approx = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True).reshape(-1, 2).astype(np.float64)
-    if len(approx) != 4:
+    if len(approx) != 4 or _short_side(approx) < least:
         return None
     if area < FILL * abs(cv2.contourArea(approx.astype(np.float32))):
         return None

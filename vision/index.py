@@ -175,8 +175,16 @@ def interpolated_percentiles(values: np.ndarray, qs: tuple[float, ...]) -> list[
     v = np.ascontiguousarray(values, np.uint8).ravel()
     if v.size == 0:
         raise ValueError("percentiles of no values")
-    cum = np.bincount(v, minlength=256).cumsum()
-    last = v.size - 1
+    return percentiles_of_counts(np.bincount(v, minlength=256), qs)
+
+
+def percentiles_of_counts(counts: np.ndarray, qs: tuple[float, ...]) -> list[float]:
+    """``interpolated_percentiles`` of the uint8 values that ``counts`` (a histogram: how many of
+    each level 0-255, as ``cv2.calcHist`` gives it under a mask) holds; at least one."""
+    cum = np.asarray(counts).astype(np.int64).ravel().cumsum()
+    last = int(cum[-1]) - 1
+    if last < 0:
+        raise ValueError("percentiles of no values")
     out = []
     for q in qs:
         at = q / 100.0 * last

@@ -1,0 +1,40 @@
+"""The colour search's faster ways (vision/colour_backs.py, vision/index.py), checked against the plain
+numpy computations they replace: they must give the very same numbers."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from vision.colour_backs import _halved, _median
+from vision.index import percentiles_of_counts
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    arrays(np.uint8, st.tuples(st.integers(1, 40), st.integers(1, 30), st.just(3))),
+    st.integers(0, 2**32 - 1),
+    st.lists(st.floats(0.0, 100.0), min_size=1, max_size=3),
+)
+def test_percentiles_and_medians_under_a_mask_are_numpys(
+    image: np.ndarray, seed: int, qs: list[float]
+) -> None:
+    mask = (np.random.default_rng(seed).random(image.shape[:2]) < 0.5).astype(np.uint8)
+    mask.flat[0] = 1  # at least one pixel
+    for c in range(3):
+        values = image[..., c][mask > 0]
+        counts = cv2.calcHist([image], [c], mask, [256], [0, 256])
+        assert percentiles_of_counts(counts, tuple(qs)) == np.percentile(values, qs).tolist()
+        assert _median(image, c, mask) == int(np.median(values).astype(np.uint8))
+
+
+def test_halved_is_every_other_pixel() -> None:
+    rng = np.random.default_rng(3)
+    for h, w in ((360, 640), (2, 2), (180, 4), (7, 9), (6, 9), (9, 6)):
+        for shape in ((h, w, 3), (h, w)):
+            image = rng.integers(0, 256, shape, dtype=np.uint8)
+            half = _halved(image)
+            assert half.flags.c_contiguous and np.array_equal(half, image[::2, ::2])
