@@ -64,11 +64,12 @@ def patch_matrix(frame: CornerFrame, sideways: bool) -> np.ndarray:
     ``sideways`` reads the corner as a top-right corner (x along the card's long side), where a
     four-index deck prints its mirrored index close to the patch's right edge.
     """
-    if sideways:
-        p = np.array([[0.0, 1.0 / PX, 0.0], [-1.0 / PX, 0.0, PW / PX], [0.0, 0.0, 1.0]])
-    else:
-        p = np.diag([1.0 / PX, 1.0 / PX, 1.0])
-    return frame.card_to_image() @ p
+    return frame.card_to_image() @ (_SIDEWAYS if sideways else _UPRIGHT)
+
+
+# patch pixels → card widths, upright and sideways
+_UPRIGHT = np.diag([1.0 / PX, 1.0 / PX, 1.0])
+_SIDEWAYS = np.array([[0.0, 1.0 / PX, 0.0], [-1.0 / PX, 0.0, PW / PX], [0.0, 0.0, 1.0]])
 
 
 def cut_patch(image: np.ndarray, frame: CornerFrame, sideways: bool = False) -> tuple[np.ndarray, np.ndarray]:

@@ -1,5 +1,5 @@
-"""The colour search's faster ways (vision/colour_backs.py, vision/index.py), checked against the plain
-numpy computations they replace: they must give the very same numbers."""
+"""Faster ways of the recogniser's steps (vision/colour_backs.py, vision/index.py, vision/frame_copies.py),
+checked against the plain computations they replace: they must give the very same numbers."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from vision.colour_backs import _halved, _median
+from vision.frame_copies import bilinear
 from vision.index import percentiles_of_counts
 
 
@@ -38,3 +39,17 @@ def test_halved_is_every_other_pixel() -> None:
             image = rng.integers(0, 256, shape, dtype=np.uint8)
             half = _halved(image)
             assert half.flags.c_contiguous and np.array_equal(half, image[::2, ::2])
+
+
+def test_bilinear_shrinking_by_an_odd_factor_is_cv2s() -> None:
+    rng = np.random.default_rng(5)
+    for (h, w), size in (
+        ((1080, 1920), (640, 360)),
+        ((1080, 1920), (384, 216)),
+        ((45, 75), (25, 15)),
+        ((720, 1280), (640, 360)),
+        ((720, 1280), (426, 240)),
+        ((33, 21), (7, 11)),
+    ):
+        image = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+        assert np.array_equal(bilinear(image, size), cv2.resize(image, size, interpolation=cv2.INTER_LINEAR))
