@@ -27,7 +27,7 @@ import numpy as np
 from vision.card_side import default_card_side
 from vision.detect import Blob, blob_corners
 from vision.finder import snap_to_edges
-from vision.frame_copies import resized
+from vision.frame_copies import resized, subsampled
 from vision.hand_backs import UNDER, UNDER_SURE, backs_in_regions, in_a_back
 from vision.index import percentiles_of_counts
 from vision.render import CARD_ASPECT
@@ -77,7 +77,7 @@ SIZE_SLACK = 0.15  # of a card's width or length: how far a side of a back's pri
 ONE_CARD = 1.2  # long over short sides of a face's outline, at least, for it to be one card (1.4 overhead)
 ON_FACES = 0.5  # of a region of print under a face: the share inside the faces' outlines, at most
 BORDER = 0.1  # of a card's width: how far a side of a back's print may lie inside the card's edge
-_NEXT, _PREV = [1, 2, 3, 0], [3, 0, 1, 2]  # a quad's corners after and before each
+_NEXT = [1, 2, 3, 0]  # a quad's corners after each
 EVIDENCE = "a card-shaped region of another colour than the table"
 
 
@@ -124,7 +124,7 @@ def _print_mask(lab: np.ndarray, faces: list[np.ndarray]) -> np.ndarray | None:
     if not faces:
         return None
     # at half the working size: a back's print is a card's size, and the work a quarter
-    half = _halved(lab)
+    half = subsampled(lab, 2)
     on_faces = np.zeros(half.shape[:2], np.uint8)
     cv2.fillPoly(on_faces, [np.round(f / 2).astype(np.int32) for f in faces], 1)
     if cv2.countNonZero(on_faces) < 20:
@@ -148,15 +148,6 @@ def _print_mask(lab: np.ndarray, faces: list[np.ndarray]) -> np.ndarray | None:
 def _median(image: np.ndarray, channel: int, mask: np.ndarray) -> int:
     """The median of a uint8 ``channel`` of ``image`` where ``mask`` is set, truncated to a whole level."""
     return int(percentiles_of_counts(cv2.calcHist([image], [channel], mask, [256], [0, 256]), (50,))[0])
-
-
-def _halved(image: np.ndarray) -> np.ndarray:
-    """``image[::2, ::2]``, contiguous: of even sides, by nearest-neighbour resizing (which picks
-    those very pixels, several times faster than numpy's strided copy)."""
-    h, w = image.shape[:2]
-    if h % 2 or w % 2:
-        return np.ascontiguousarray(image[::2, ::2])
-    return cv2.resize(image, (w // 2, h // 2), interpolation=cv2.INTER_NEAREST)
 
 
 def _table_off(lab: np.ndarray, cards: np.ndarray) -> np.ndarray | None:
@@ -511,10 +502,17 @@ def _card_aspect(q: np.ndarray, min_side: float) -> bool:
     if min(a, b) < min_side or not ASPECT[0] <= max(a, b) / min(a, b) <= ASPECT[1]:
         return False
     edges = q[_NEXT] - q  # side k runs from corner k to corner k + 1
-    sides = np.hypot(edges[:, 0], edges[:, 1])
-    prev = edges[_PREV]  # the side arriving at each corner
-    cos = -(edges * prev).sum(axis=1) / np.maximum(sides * sides[_PREV], 1e-9)
-    return bool(np.abs(cos).max() <= np.sin(np.radians(SQUARE)))
+    sides = np.hypot(edges[:, 0], edges[:, 1]).tolist()
+    # each corner's cosine between the sides leaving and arriving (side k - 1), in plain floats: the
+    # same arithmetic as numpy's on four rows, without its per-call cost (this is asked of every region)
+    e = edges.tolist()
+    return all(
+        abs(-(e[k][0] * e[k - 1][0] + e[k][1] * e[k - 1][1]) / max(sides[k] * sides[k - 1], 1e-9)) <= _MAX_COS
+        for k in range(4)
+    )
+
+
+_MAX_COS = float(np.sin(np.radians(SQUARE)))  # of a corner within SQUARE of square
 
 
 def _overlap(q: np.ndarray, outline: np.ndarray) -> float:

@@ -35,7 +35,7 @@ from vision.detect import CardQuad, CornerFrame, Detection, detect_cards, min_ch
 from vision.errors import FrameError
 from vision.face_reader import check_faces, faces_alone
 from vision.finder import FinderMaps, IndexFrame, default_finder, find_cards
-from vision.frame_copies import sharing
+from vision.frame_copies import sharing, subsampled
 from vision.glyphs import RANK_CLASSES, SUIT_CLASSES, GlyphModel, default_model
 from vision.hand_backs import UNDER, backs_in_regions, completed_backs, in_a_back, split_hands
 from vision.index import (
@@ -85,7 +85,7 @@ _SUITS = SUIT_CLASSES[:-1]
 
 def colour_is_informative(image: np.ndarray) -> bool:
     """Whether the frame carries colour at all (a black-and-white scan does not): red ink is findable."""
-    small = image[::8, ::8].astype(np.int16)
+    small = subsampled(image, 8).astype(np.int16)
     red = small[..., 2] - np.maximum(small[..., 0], small[..., 1])
     return bool((red > 45).mean() > 0.0005)
 

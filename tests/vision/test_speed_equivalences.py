@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from vision.colour_backs import _halved, _median
-from vision.frame_copies import bilinear
+from vision.colour_backs import _median
+from vision.frame_copies import bilinear, subsampled
 from vision.index import percentiles_of_counts
 
 
@@ -32,13 +32,14 @@ def test_percentiles_and_medians_under_a_mask_are_numpys(
         assert _median(image, c, mask) == int(np.median(values).astype(np.uint8))
 
 
-def test_halved_is_every_other_pixel() -> None:
+def test_subsampled_is_numpys_stride() -> None:
     rng = np.random.default_rng(3)
-    for h, w in ((360, 640), (2, 2), (180, 4), (7, 9), (6, 9), (9, 6)):
+    for h, w in ((360, 640), (1080, 1920), (2, 2), (180, 4), (7, 9), (6, 9), (9, 6), (16, 24)):
         for shape in ((h, w, 3), (h, w)):
             image = rng.integers(0, 256, shape, dtype=np.uint8)
-            half = _halved(image)
-            assert half.flags.c_contiguous and np.array_equal(half, image[::2, ::2])
+            for step in (2, 3, 8):
+                sub = subsampled(image, step)
+                assert sub.flags.c_contiguous and np.array_equal(sub, image[::step, ::step])
 
 
 def test_bilinear_shrinking_by_an_odd_factor_is_cv2s() -> None:
