@@ -218,8 +218,11 @@ def index_frames(m: FinderMaps, min_heat: float = 0.3, most: int = 128) -> list[
     ]
 
 
-def card_pieces(prob: np.ndarray, min_area: float, min_w: float) -> list[np.ndarray]:
-    """Contours of the visible pieces of cards.
+def card_pieces(
+    prob: np.ndarray, min_area: float, min_w: float
+) -> list[tuple[np.ndarray, np.ndarray | None]]:
+    """Contours of the visible pieces of cards, each with its quad where it is one whole card
+    (``_quad_of``), else None.
 
     Each region of card interior is cut along the boundary map (cards touching, a hand, a fan) and
     each piece regrown to its edges by watershed. Where no piece is a clean card but the region
@@ -227,7 +230,7 @@ def card_pieces(prob: np.ndarray, min_area: float, min_w: float) -> list[np.ndar
     """
     interior = (prob[0] > 0.5).astype(np.uint8)
     cnts, _ = cv2.findContours(interior, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    out: list[np.ndarray] = []
+    out: list[tuple[np.ndarray, np.ndarray | None]] = []
     for c in cnts:
         if cv2.contourArea(c) < min_area:
             continue
@@ -236,11 +239,13 @@ def card_pieces(prob: np.ndarray, min_area: float, min_w: float) -> list[np.ndar
         x1, y1 = min(interior.shape[1], x + w + 2), min(interior.shape[0], y + h + 2)
         own = np.zeros((y1 - y0, x1 - x0), np.uint8)
         cv2.drawContours(own, [c - [x0, y0]], -1, 1, -1)
-        pieces = [p + [x0, y0] for p in _split(prob[:, y0:y1, x0:x1], own, min_area)]
-        no_card = len(pieces) <= 1 or not any(_quad_of(p, min_w) is not None for p in pieces)
-        if no_card and _quad_of(c, min_w) is not None:
-            pieces = [c]
-        out += pieces or [c]
+        cut = [p + [x0, y0] for p in _split(prob[:, y0:y1, x0:x1], own, min_area)]
+        pieces = [(p, _quad_of(p, min_w)) for p in cut]
+        if len(pieces) <= 1 or all(q is None for _, q in pieces):  # no card among the pieces
+            whole = _quad_of(c, min_w)
+            if whole is not None or not pieces:
+                pieces = [(c, whole)]
+        out += pieces
     return out
 
 
@@ -316,8 +321,7 @@ def find_cards(
     ih, iw = prob.shape[1:]
     min_w = max(4.0, min_card_fraction * max(iw, ih) * 0.6)
     quads: list[CardQuad] = []
-    for c in card_pieces(prob, min_w * min_w * 0.5, min_w):
-        q = _quad_of(c, min_w)
+    for _, q in card_pieces(prob, min_w * min_w * 0.5, min_w):
         if q is None:
             continue
         full = (q + 0.5) * m.scale - 0.5
