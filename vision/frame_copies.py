@@ -61,7 +61,7 @@ def bilinear(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     """``cv2.resize`` of ``image`` to ``size`` (width, height), bilinear. Shrunk by one odd whole
     factor k both ways (1920×1080 to 640×360), each output pixel's centre falls on a source pixel's
     centre (k x + (k - 1) / 2): that pixel is copied as it is, as nearest-exact resizing copies it,
-    in half the time (the same bytes, ``tests/vision/test_colour_backs_speed.py``)."""
+    in half the time (the same bytes, ``tests/vision/test_speed_equivalences.py``)."""
     h, w = image.shape[:2]
     k = w // max(size[0], 1)
     if k > 1 and k % 2 == 1 and (w, h) == (k * size[0], k * size[1]):
