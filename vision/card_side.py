@@ -108,8 +108,9 @@ class CardSideNet(OnnxNet):
     """The card-side network: K prepared patches → K × 3 logits (``SIDES``), one forward pass."""
 
     @classmethod
-    def load(cls, path: str | Path | None = None) -> CardSideNet:
-        return load_checked(cls, path, "card_side.onnx", "card-side network", cls.logits, (1, 3, H, W), 3)
+    def load(cls, path: str | Path | None = None, name: str = "card_side.onnx") -> CardSideNet:
+        """The network in the file at ``path``, or the packaged one called ``name``."""
+        return load_checked(cls, path, name, "card-side network", cls.logits, (1, 3, H, W), 3)
 
     def logits(self, x: np.ndarray) -> np.ndarray:
         net = self._net()
@@ -145,6 +146,16 @@ def check_quad(quad: object, user: str = "card_side") -> np.ndarray:
 def default_card_side() -> CardSideNet:
     """The shipped card-side network, loaded once per process."""
     return CardSideNet.load()
+
+
+@lru_cache(maxsize=1)
+def hole_card_side() -> CardSideNet:
+    """The card-side network trained also on cards other cards lie over (``card_side_hole.onnx``, v3
+    in ``CARD_SIDE.md``), loaded once per process. It judges the outline guessed for a hole card
+    under its up card: the main network takes a back a face covers a corner or the lower part of
+    for a face, this one for the back it is. Elsewhere it calls more of a pile of faces a back, so it
+    is asked only that."""
+    return CardSideNet.load(name="card_side_hole.onnx")
 
 
 def card_side(image: np.ndarray, quad: object) -> CardSide:

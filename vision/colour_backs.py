@@ -24,7 +24,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.card_side import default_card_side
+from vision.card_side import default_card_side, hole_card_side
 from vision.detect import Blob, blob_corners
 from vision.finder import snap_to_edges
 from vision.frame_copies import resized, subsampled
@@ -222,7 +222,7 @@ def _print_under_faces(
             hyps.append((i, full, grown[0]))
     if not hyps:
         return []
-    sides = default_card_side().sides(image, [q for _, q, _ in hyps])
+    sides = hole_card_side().sides(image, [q for _, q, _ in hyps])
     backs = [np.asarray(s.outline, np.float32).reshape(-1, 1, 2) for s in known if s.card == BACK]
     out: list[Sighting] = []
     done: set[int] = set()

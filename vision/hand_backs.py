@@ -10,7 +10,10 @@ is not on a back already seen, and that the card-side network (``vision.card_sid
 for a back (``BACK_SURE``) is that back; its sides are then snapped onto the frame's edges at full
 resolution. Of the hypotheses for one card (the back's other corners imply it too) the surest
 stands. A hypothesis that holds a face's index read is a back only more surely still
-(``UNDER_SURE``): the face lies half over it, a hole card tucked under its up card.
+(``UNDER_SURE``): the face lies over part of it, a hole card under its up card. Such a hypothesis is
+judged by the network trained also on cards other cards lie over (``card_side.hole_card_side``):
+the main one, seeing the face's index on it, takes a back whose corner or lower part a face covers
+for a face.
 
 On a pale table the threshold finder's region runs into the table, but a finder may still have
 outlined part of the back (its lattice inside the white border, or the part beside the up card) —
@@ -25,7 +28,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.card_side import default_card_side
+from vision.card_side import default_card_side, hole_card_side
 from vision.detect import Blob
 from vision.finder import STRIDE, FinderMaps, IndexFrame, snap_to_edges
 from vision.render import CARD_ASPECT
@@ -112,7 +115,10 @@ def backs_in_regions(
                 hyps.append((quad, f.width, _holds_an_index(quad, indices, COVERS * f.width)))
     if not hyps:
         return []
-    sides = default_card_side().sides(image, [q for q, _, _ in hyps])
+    # a hole card's outline, a face lying over part of it, is judged by the network trained on such
+    others = iter(default_card_side().sides(image, [q for q, _, u in hyps if not u]))
+    holes = iter(hole_card_side().sides(image, [q for q, _, u in hyps if u]))
+    sides = [next(holes if u else others) for _, _, u in hyps]
     ranked = sorted(
         (
             (s.back, q, w, u)
@@ -126,7 +132,9 @@ def backs_in_regions(
         if in_a_back(quad, backs):
             continue  # a surer hypothesis of this back stands
         backs.append(quad.astype(np.float32).reshape(-1, 1, 2))
-        snapped = snap_to_edges(image, quad, 0.08 * width)
+        # a hole card's sides in view are the region's own edges at the corner it was traced from; the
+        # others lie under the face, where the nearest edges are the face's and its print's
+        snapped = quad if under else snap_to_edges(image, quad, 0.08 * width)
         outline = tuple((float(x), float(y)) for x, y in snapped)
         out.append(Sighting(BACK, 0.8, outline, None, evidence=(UNDER if under else EVIDENCE,)))
     return out

@@ -22,6 +22,15 @@ quads fitted to what a finder mistakes for a card (``outline_samples``): each oc
 (``scenes.make_scene``'s ``Scene.occluders``: a phone and its screen, paper, a shoe, a rack, chips,
 a hand) or a card-shaped part of it, slivers along card and occluder edges, a patterned cloth's
 squares and a felt's printed boxes; and ``back`` quads fitted to part of a back (``inset_backs``).
+
+v3 adds, from a third generator (every earlier sample unchanged), the whole outline of a card other
+cards lie over (``covered_cards``): a hole card with its up card dealt over it is still a back when a
+quarter of it is in view; and to each shard a dozen scenes of two-card hands dealt from a pool heavy
+in backs (``hole_scene``); as negatives, bare table where such a hole card would lie beside a face
+(``beside_faces``). It is trained with ``--hole-cards`` into ``vision/models/card_side_hole.onnx``
+(data ``/tmp/card_side_hole_data``), which the recogniser asks only of a hole card's outline:
+
+    /work/venv-train/bin/python tools/vision/train_card_side.py all --seed 0 --hole-cards --measure
 """
 
 from __future__ import annotations
@@ -42,6 +51,12 @@ from vision.card_side import SIDES, H, W, prepare, sample  # noqa: E402
 
 BACK, FACE, NONE = range(3)
 HELD_OUT_BENCH_SEEDS = (777, 4243)  # the benchmarks the recogniser is measured and tuned on
+# v3: how much of a card must be in view (the rest under other cards) for its whole outline to be a
+# sample of ``covered_cards``; and the scenes of two-card hands added to each shard (``hole_scene``)
+COVERED_BACK = (0.25, 0.9)
+COVERED_FACE = (0.1, 0.5)
+HOLE_SCENES = 12
+HOLE_CARDS = False  # v3's samples too (``--hole-cards``: the hole-card network, ``card_side_hole.onnx``)
 
 
 def _scene_seed(seed: int, shard: int) -> int:
@@ -383,6 +398,64 @@ def inset_backs(rng: np.random.Generator, scene, cards, reps: int = 2):  # type:
     return out
 
 
+def covered_cards(rng: np.random.Generator, scene, cards, reps: int = 3):  # type: ignore[no-untyped-def]
+    """Cards another card lies over, through quads round their whole outline (as
+    ``vision.colour_backs`` grows a hole card's print in view to a card): a back ``COVERED_BACK`` in
+    view is ``back`` (``reps`` quads), a face ``COVERED_FACE`` in view ``face`` (one quad); a card at
+    least half in view already has its quad among ``scene_samples``'. Only where cards cover the rest,
+    not the frame's edge or an occluder (kind 7)."""
+    out = []
+    for c in cards:
+        lo, hi = COVERED_BACK if c.code == "BK" else COVERED_FACE
+        if not lo <= c.visible < hi:
+            continue
+        sh, _ = shares(scene.labels, c.outline)
+        if sh[1:].sum() < 0.9:
+            continue
+        cw = float(np.linalg.norm(c.outline[1] - c.outline[0]))
+        centre = c.outline.mean(axis=0)
+        for _ in range(reps if c.code == "BK" else 1):
+            q = (c.outline - centre) * rng.uniform(0.95, 1.05) + centre
+            q = q + np.clip(rng.normal(0, 0.03 * cw, (4, 2)), -0.08 * cw, 0.08 * cw)
+            out.append((np.roll(q, -int(rng.integers(4)), axis=0), BACK if c.code == "BK" else FACE, cw, 7))
+    return out
+
+
+def beside_faces(rng: np.random.Generator, scene, cards, share: float = 0.5):  # type: ignore[no-untyped-def]
+    """``none`` quads where a hole card's outline would be with no hole card there (kind 8): a face's
+    outline moved the way a hand's second card lies from its first (0.12–0.55 widths across,
+    0.05–0.6 lengths along, turned σ 6°), a face covering part of it and bare table the rest, for a
+    ``share`` of the faces in full view."""
+    out = []
+    for c in cards:
+        if c.code == "BK" or c.visible < 0.9 or rng.random() >= share:
+            continue
+        cw = float(np.linalg.norm(c.outline[1] - c.outline[0]))
+        across, along = c.outline[1] - c.outline[0], c.outline[3] - c.outline[0]
+        sign = rng.choice([-1.0, 1.0], 2)
+        shift = sign[0] * rng.uniform(0.12, 0.55) * across + sign[1] * rng.uniform(0.05, 0.6) * along
+        th = np.radians(rng.normal(0, 6))
+        rot = np.array([[np.cos(th), -np.sin(th)], [np.sin(th), np.cos(th)]])
+        centre = c.outline.mean(axis=0)
+        q = (c.outline - centre) @ rot.T + centre + shift
+        q = q + np.clip(rng.normal(0, 0.03 * cw, (4, 2)), -0.08 * cw, 0.08 * cw)
+        sh, _ = shares(scene.labels, q)
+        own = sh[c.ident] if c.ident < len(sh) else 0.0
+        if sh[0] >= 0.25 and own >= 0.25 and sh[0] + own >= 0.95:
+            out.append((np.roll(q, -int(rng.integers(4)), axis=0), NONE, cw, 8))
+    return out
+
+
+def hole_scene(rng: np.random.Generator, size: tuple[int, int], families, decks, min_card: float):  # type: ignore[no-untyped-def]
+    """A scene of two-card hands only, the back drawn 40 times in the pool: many hole cards with a
+    face dealt over them."""
+    import scenes
+
+    hands = tuple(float(k == "hand") for k in scenes.LAYOUTS)
+    return scenes.make_scene(rng, size, families, decks, max_cards=12, min_card=min_card, backs=40,
+                             layout_p=hands)
+
+
 def outline_samples(rng: np.random.Generator, scene, cards):  # type: ignore[no-untyped-def]
     """``none`` quads fitted to what is not a card: (quad, label, width, kind) with kind 4 an
     occluder's outline (a phone, its screen, a receipt or paper, a shoe, a rack, chips, a hand) or a
@@ -442,21 +515,31 @@ def _shard(out: Path, k: int, per_shard: int, scene_seed: int, families=None) ->
     fams = families or TRAIN_FAMILIES
     rng = np.random.default_rng(scene_seed)
     extra = np.random.default_rng([scene_seed, 1])  # the added negatives: the other samples unchanged
+    # v3's covered cards and hole-card scenes: a third generator, so v1's and v2's samples are unchanged
+    holes = np.random.default_rng([scene_seed, 2])
     decks = make_decks(rng, 6)
     patches, labels, meta = [], [], []
+
+    def add(image: np.ndarray, samples) -> None:  # type: ignore[no-untyped-def]
+        for q, y, cw, kind in samples:
+            patches.append(sample(image, q))
+            labels.append(y)
+            meta.append((cw, kind))
+
     for _ in range(per_shard):
-        size, min_card = [((320, 240), 20), ((640, 480), 22), ((640, 480), 30), ((1280, 960), 40)][
-            int(rng.integers(4))
-        ]
-        if rng.random() < 0.3:
-            size = size[::-1]
+        size, min_card = _scene_size(rng)
         scene = scene_with_backs(rng, size, fams, decks, min_card)
         cards = [c for c in scene.cards if np.linalg.norm(c.outline[1] - c.outline[0]) >= 16]
         added = outline_samples(extra, scene, cards) + inset_backs(extra, scene, cards)
-        for q, y, cw, kind in scene_samples(rng, scene) + added:
-            patches.append(sample(scene.image, q))
-            labels.append(y)
-            meta.append((cw, kind))
+        if HOLE_CARDS:
+            added += covered_cards(holes, scene, cards) + beside_faces(holes, scene, cards)
+        add(scene.image, scene_samples(rng, scene) + added)
+    for _ in range(HOLE_SCENES if HOLE_CARDS else 0):
+        size, min_card = _scene_size(holes)
+        scene = hole_scene(holes, size, fams, decks, min_card)
+        cards = [c for c in scene.cards if np.linalg.norm(c.outline[1] - c.outline[0]) >= 16]
+        hole_cards = covered_cards(holes, scene, cards) + beside_faces(holes, scene, cards)
+        add(scene.image, scene_samples(holes, scene) + hole_cards)
     tmp = out / f"shard_{k:03d}.tmp.npz"
     np.savez(
         tmp,
@@ -467,6 +550,15 @@ def _shard(out: Path, k: int, per_shard: int, scene_seed: int, families=None) ->
     os.replace(tmp, out / f"shard_{k:03d}.npz")
     per_side = np.bincount(labels, minlength=3).tolist()
     print(f"shard {k}: {len(labels)} patches, per side {per_side}", flush=True)
+
+
+def _scene_size(rng: np.random.Generator) -> tuple[tuple[int, int], float]:
+    """A scene's size (a quarter 320×240, half 640×480, a quarter 1280×960; 30 % portrait) and the
+    narrowest card drawn in it."""
+    size, min_card = [((320, 240), 20), ((640, 480), 22), ((640, 480), 30), ((1280, 960), 40)][
+        int(rng.integers(4))
+    ]
+    return (size[::-1] if rng.random() < 0.3 else size), min_card
 
 
 def load(dirs: list[Path], shards: list[int] | None = None, exclude: list[int] | None = None):  # type: ignore[no-untyped-def]
@@ -576,6 +668,12 @@ def report(p: np.ndarray, y: np.ndarray, meta: np.ndarray) -> dict[str, object]:
             str(k): [int((called & (meta[:, 1] == k)).sum()), int((meta[:, 1] == k).sum())]
             for k in range(1, 7)
         }
+    covered = (meta[:, 1] == 7) & (y == BACK)
+    if covered.any():  # v3: backs other cards lie over, through their whole outline
+        res["covered_back_recall>0.7"] = [int((p[covered, BACK] > 0.7).sum()), int(covered.sum())]
+    beside = meta[:, 1] == 8
+    if beside.any():  # v3: bare table a face covers part of, where a hole card would lie
+        res["beside_faces_called_back>0.7"] = [int((p[beside, BACK] > 0.7).sum()), int(beside.sum())]
     for lo, hi in ((0, 50), (50, 120), (120, 1e9)):
         sel = (meta[:, 0] >= lo) & (meta[:, 0] < hi)
         if sel.any():
@@ -648,8 +746,13 @@ def export(weights: Path, out: Path) -> None:
 
 
 def main() -> None:
+    global HOLE_CARDS
+    name = "card_side"
+    if "--hole-cards" in sys.argv:  # v3: its own data, weights and network file (``card_side_hole``)
+        sys.argv.remove("--hole-cards")
+        HOLE_CARDS, name = True, "card_side_hole"
     patch_net_main(
-        __doc__, "card_side", 50, shards=24, steps=5000, val_shards=[0, 12], minutes=14.0,
+        __doc__, name, 50, shards=24, steps=5000, val_shards=[0, 12], minutes=14.0,
         generate=generate, train=train, export=export, measure=measure,
     )
 
