@@ -38,6 +38,10 @@ BACK_SURE = 0.95  # a guessed quad must look surely like a back (a quad found wh
 SAME_SIZE = 0.2  # a face-down hand's cards are as wide as the faces read elsewhere, within this fraction
 MERGED = 1.4  # card areas: a back's outline bigger than this is more than one card
 SAME_BACK = 0.6  # of the smaller of two back outlines that overlap: the same back
+# a hole card lies under its own up card, never half on another back: a hypothesis of one that
+# overlaps a back seen by half of the smaller is that back, shifted (the hole-card network takes
+# such a quad, on part of the back and part of the face, for a back too)
+UNDER_SAME = 0.5
 COVERS = 0.05  # card widths inside a hypothesis: an index read there is clearly covered by it
 # a hypothesis covering an index read is a back only this surely: the face lies half over it (a hole
 # card tucked under its up card; the network takes such a back for one at 0.9999 and more). Chosen on
@@ -129,7 +133,7 @@ def backs_in_regions(
     )
     out: list[Sighting] = []
     for _, quad, width, under in ranked:
-        if in_a_back(quad, backs):
+        if in_a_back(quad, backs, UNDER_SAME if under else SAME_BACK):
             continue  # a surer hypothesis of this back stands
         backs.append(quad.astype(np.float32).reshape(-1, 1, 2))
         # a hole card's sides in view are the region's own edges at the corner it was traced from; the

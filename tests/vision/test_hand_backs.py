@@ -136,3 +136,16 @@ def test_a_back_outline_holding_two_backs_found_in_it_was_a_hand_and_is_dropped(
     right = Sighting(BACK, 0.8, ((150, 60), (250, 60), (250, 200), (150, 200)))
     assert split_hands([hand, lone, face], [left, right]) == [lone, face]
     assert split_hands([hand, lone, face], [left]) == [hand, lone, face]  # one back in it: a card
+
+
+def test_a_hole_card_is_reported_once_though_a_shifted_hypothesis_of_it_looks_like_a_back() -> None:
+    # four hands, each face lying half over its hole card, on dark cloth: a hypothesis from another
+    # corner of a hand's region lies on part of the hole card and part of the face, and the hole-card
+    # network takes it for a back too; overlapping the hole card found by more than half, it is that
+    # card again (``UNDER_SAME``)
+    codes = ["BK", "6H", "BK", "9D", "BK", "10C", "BK", "8D"]
+    shot = SimulatedCamera(size=(1920, 1080), background="dark", seed=8, card_width=170).frame_for(
+        codes, "hand"
+    )
+    found = Recognizer("table").recognize(shot.image)
+    assert Counter(s.card for s in found) == Counter(codes)
