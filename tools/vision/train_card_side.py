@@ -28,9 +28,13 @@ cards lie over (``covered_cards``): a hole card with its up card dealt over it i
 quarter of it is in view; and to each shard a dozen scenes of two-card hands dealt from a pool heavy
 in backs (``hole_scene``); as negatives, bare table where such a hole card would lie beside a face
 (``beside_faces``). It is trained with ``--hole-cards`` into ``vision/models/card_side_hole.onnx``
-(data ``/tmp/card_side_hole_data``), which the recogniser asks only of a hole card's outline:
+(data ``/tmp/card_side_hole_data``), which the recogniser asks only of a hole card's outline. The
+shipped file was made with its shards generated in two processes, 12 each (``cv2.kmeans`` in
+``_table_shapes`` draws from OpenCV's per-process generator, so a shard depends on those made
+before it in its process; ``vision/models/CARD_SIDE.md`` v3 has the commands):
 
-    /work/venv-train/bin/python tools/vision/train_card_side.py all --seed 0 --hole-cards --measure
+    generate --hole-cards --first 0 --shards 12 & generate --hole-cards --first 12 --shards 12
+    train --hole-cards --seed 0; export --hole-cards
 """
 
 from __future__ import annotations
