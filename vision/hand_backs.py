@@ -13,7 +13,8 @@ stands. A hypothesis that holds a face's index read is a back only more surely s
 (``UNDER_SURE``): the face lies over part of it, a hole card under its up card. Such a hypothesis is
 judged by the network trained also on cards other cards lie over (``card_side.hole_card_side``):
 the main one, seeing the face's index on it, takes a back whose corner or lower part a face covers
-for a face.
+for a face. Its outline is not snapped (its hidden sides lie by the face's edges), and it is a back
+seen already when it overlaps one by half (``UNDER_SAME``).
 
 On a pale table the threshold finder's region runs into the table, but a finder may still have
 outlined part of the back (its lattice inside the white border, or the part beside the up card) —
