@@ -43,6 +43,7 @@ APART_SURE = 0.999
 # a corner seen at most this far from square (degrees): a card tilted 60° from the camera at a
 # yaw of 45° shows corners of 53° and 127°
 SQUARE = 40.0
+_MAX_COS = float(np.sin(np.radians(SQUARE)))  # of a corner within SQUARE of square
 # long over short sides (each the mean of two opposite ones): a card's, overhead or at a slant
 ASPECT = (1.15, 2.6)
 MIN_SIDE = 0.02  # of the frame's long side: a narrower region is no card (the finders' own floor)
@@ -483,9 +484,7 @@ def _delta_e2(lab: np.ndarray, ref: np.ndarray | tuple[int, int, int]) -> np.nda
 def _card_shape(contour: np.ndarray, min_side: float, least: float) -> np.ndarray | None:
     """The four corners of a region that is a clean card-shaped quadrilateral, no side of it shorter
     than ``least``, else None."""
-    area = cv2.contourArea(contour)
-    if area < min_side * min_side:
-        return None
+    area = cv2.contourArea(contour)  # (the caller has passed only regions of some size)
     hull = cv2.convexHull(contour)
     approx = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True).reshape(-1, 2).astype(np.float64)
     if len(approx) != 4 or _short_side(approx) < least:
@@ -511,8 +510,6 @@ def _card_aspect(q: np.ndarray, min_side: float) -> bool:
         for k in range(4)
     )
 
-
-_MAX_COS = float(np.sin(np.radians(SQUARE)))  # of a corner within SQUARE of square
 
 
 def _overlap(q: np.ndarray, outline: np.ndarray) -> float:

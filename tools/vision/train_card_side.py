@@ -43,6 +43,7 @@ import json
 import os
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -60,7 +61,6 @@ HELD_OUT_BENCH_SEEDS = (777, 4243)  # the benchmarks the recogniser is measured 
 COVERED_BACK = (0.25, 0.9)
 COVERED_FACE = (0.1, 0.5)
 HOLE_SCENES = 12
-HOLE_CARDS = False  # v3's samples too (``--hole-cards``: the hole-card network, ``card_side_hole.onnx``)
 
 
 def _scene_seed(seed: int, shard: int) -> int:
@@ -502,16 +502,19 @@ def outline_samples(rng: np.random.Generator, scene, cards):  # type: ignore[no-
     return out
 
 
-def generate(out: Path, shards: int, per_shard: int, seed: int, first: int = 0, families=None) -> None:  # type: ignore[no-untyped-def]
+def generate(out: Path, shards: int, per_shard: int, seed: int, first: int = 0, families=None,  # type: ignore[no-untyped-def]
+             hole_cards: bool = False) -> None:
     out.mkdir(parents=True, exist_ok=True)
     for k in range(first, first + shards):
         if not (out / f"shard_{k:03d}.npz").exists():
-            _shard(out, k, per_shard, _scene_seed(seed, k), families)
+            _shard(out, k, per_shard, _scene_seed(seed, k), families, hole_cards)
 
 
-def _shard(out: Path, k: int, per_shard: int, scene_seed: int, families=None) -> None:  # type: ignore[no-untyped-def]
+def _shard(out: Path, k: int, per_shard: int, scene_seed: int, families=None,  # type: ignore[no-untyped-def]
+           hole_cards: bool = False) -> None:
     """One shard: ``per_shard`` scenes (a quarter 320×240, half 640×480, a quarter 1280×960, some
-    portrait), the patch of every sample quad cut exactly as at run time (``card_side.sample``)."""
+    portrait), the patch of every sample quad cut exactly as at run time (``card_side.sample``); with
+    ``hole_cards``, v3's samples too (the hole-card network, ``card_side_hole.onnx``)."""
     import cv2
     from backgrounds import TRAIN_FAMILIES
 
@@ -535,10 +538,10 @@ def _shard(out: Path, k: int, per_shard: int, scene_seed: int, families=None) ->
         scene = scene_with_backs(rng, size, fams, decks, min_card)
         cards = [c for c in scene.cards if np.linalg.norm(c.outline[1] - c.outline[0]) >= 16]
         added = outline_samples(extra, scene, cards) + inset_backs(extra, scene, cards)
-        if HOLE_CARDS:
+        if hole_cards:
             added += covered_cards(holes, scene, cards) + beside_faces(holes, scene, cards)
         add(scene.image, scene_samples(rng, scene) + added)
-    for _ in range(HOLE_SCENES if HOLE_CARDS else 0):
+    for _ in range(HOLE_SCENES if hole_cards else 0):
         size, min_card = _scene_size(holes)
         scene = hole_scene(holes, size, fams, decks, min_card)
         cards = [c for c in scene.cards if np.linalg.norm(c.outline[1] - c.outline[0]) >= 16]
@@ -724,7 +727,7 @@ def train(dirs: list[Path], weights: Path, steps: int, seed: int, minutes: float
 
 
 def measure(dirs: list[Path], weights: Path, val_shards: list[int], seed: int, scenes: int,
-            ho: Path = Path("/tmp/card_side_heldout")) -> None:
+            ho: Path = Path("/tmp/card_side_heldout"), hole_cards: bool = False) -> None:
     """The trained network on the validation shards and on scenes of the held-out families."""
     import torch
     from backgrounds import HELD_OUT_FAMILIES
@@ -737,7 +740,7 @@ def measure(dirs: list[Path], weights: Path, val_shards: list[int], seed: int, s
           flush=True)
     if not (ho / "shard_000.npz").exists():
         ho.mkdir(parents=True, exist_ok=True)
-        _shard(ho, 0, scenes, 900_000 + seed, HELD_OUT_FAMILIES)
+        _shard(ho, 0, scenes, 900_000 + seed, HELD_OUT_FAMILIES, hole_cards)
     hx, hy, hm = load([ho])
     print("held-out families (stone_light, felt_purple):", json.dumps(report(predict(net, hx), hy, hm)),
           flush=True)
@@ -750,14 +753,15 @@ def export(weights: Path, out: Path) -> None:
 
 
 def main() -> None:
-    global HOLE_CARDS
-    name = "card_side"
-    if "--hole-cards" in sys.argv:  # v3: its own data, weights and network file (``card_side_hole``)
+    # ``--hole-cards``: v3, with its own data, weights and network file (``card_side_hole``)
+    hole_cards = "--hole-cards" in sys.argv
+    if hole_cards:
         sys.argv.remove("--hole-cards")
-        HOLE_CARDS, name = True, "card_side_hole"
     patch_net_main(
-        __doc__, name, 50, shards=24, steps=5000, val_shards=[0, 12], minutes=14.0,
-        generate=generate, train=train, export=export, measure=measure,
+        __doc__, "card_side_hole" if hole_cards else "card_side", 50,
+        shards=24, steps=5000, val_shards=[0, 12], minutes=14.0,
+        generate=partial(generate, hole_cards=hole_cards), train=train, export=export,
+        measure=partial(measure, hole_cards=hole_cards),
     )
 
 
