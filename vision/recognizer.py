@@ -610,11 +610,12 @@ def looks_like_back(image: np.ndarray, quad: CardQuad) -> bool:
 
 
 def _no_joker_on_a_back(image: np.ndarray, sightings: list[Sighting]) -> list[Sighting]:
-    """Jokers without those read on a back: a back's lattice seen at a corner can look like a column
-    of letters ("JOKER" spelt down the index). Such a reading is dropped when its middle and index
-    lie inside a back that was seen and its own outline (often only a guess from the index) does not
-    show a face; where no back was seen there and the card-side network takes the card the reading
-    implies for a back, it is that back."""
+    """Jokers without those read on a back or on no card: a back's lattice seen at a corner can look
+    like a column of letters ("JOKER" spelt down the index). Such a reading is dropped when its middle
+    and index lie inside a back that was seen and its own outline (often only a guess from the index)
+    does not show a face; where no back was seen there and the card-side network takes the card the
+    reading implies for a back, it is that back. A joker read less than surely where the network sees
+    no card at all is letters on the table or on paper (a felt's printed text, a receipt): dropped."""
     backs = [np.array(s.outline, np.float32).reshape(-1, 1, 2) for s in sightings if s.card == BACK]
 
     def inside_a_back(s: Sighting) -> bool:
@@ -638,6 +639,8 @@ def _no_joker_on_a_back(image: np.ndarray, sightings: list[Sighting]) -> list[Si
         is_back = side.back > BACK_THRESHOLD
         if inside_a_back(s) and (is_back or side.face < 0.5):
             continue  # the back was seen: this is its lattice again
+        if s.confidence < SURE and side.side == "none":
+            continue
         if is_back:
             out.append(Sighting(BACK, 0.8, s.outline, None, evidence=("JOKER letters on a back's lattice",)))
             backs.append(np.array(s.outline, np.float32).reshape(-1, 1, 2))  # its other corners: this back

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import cv2
 import numpy as np
 import pytest
 
@@ -142,10 +143,6 @@ def test_court_cards_are_never_taken_for_backs(table_recognizer: Recognizer) -> 
 def test_a_card_seen_lengthwise_at_a_slant_is_read(table_recognizer: Recognizer, code: str) -> None:
     """Laid lengthwise away from a low camera, a card's long sides look shorter than its short ones:
     the index is then at the corners an outline from the apparent short side does not start at."""
-    import cv2
-
-    from vision.render import render_card
-
     face = render_card(code, 300, seed=3).image
     h, w = face.shape[:2]
     rng = np.random.default_rng(1)
@@ -169,8 +166,10 @@ def test_a_joker_reading_on_a_back_is_the_back_and_one_on_a_joker_is_kept() -> N
     for x, code in ((100, BACK), (500, JOKER)):
         card = render_card(code, 250).image
         table[150 : 150 + card.shape[0], x : x + card.shape[1]] = card
-    outlines = {code: ((x, 150.0), (x + 250.0, 150.0), (x + 250.0, 500.0), (x, 500.0))
-                for x, code in ((100.0, BACK), (500.0, JOKER))}
+    outlines = {
+        code: ((x, 150.0), (x + 250.0, 150.0), (x + 250.0, 500.0), (x, 500.0))
+        for x, code in ((100.0, BACK), (500.0, JOKER))
+    }
     read = [Sighting(JOKER, 0.8, outlines[BACK], None), Sighting(JOKER, 0.8, outlines[JOKER], None)]
     assert [(s.card, s.outline) for s in _no_joker_on_a_back(table, read)] == [
         (BACK, outlines[BACK]),
@@ -182,6 +181,23 @@ def test_a_joker_reading_on_a_back_is_the_back_and_one_on_a_joker_is_kept() -> N
     # where the back was already seen whole, the joker reading is only dropped
     seen = [Sighting(BACK, 0.8, outlines[BACK], None), Sighting(JOKER, 0.8, outlines[BACK], None)]
     assert [s.card for s in _no_joker_on_a_back(table, seen)] == [BACK]
+
+
+def test_a_joker_read_unsurely_where_no_card_lies_is_dropped() -> None:
+    # letters printed on a felt (or a receipt's lines) can read as "JOKER" down an index: where the
+    # card the reading implies shows no card at all, an unsure joker is those letters
+    table = np.full((700, 900, 3), (95, 40, 80), np.uint8)
+    for i, word in enumerate(("INSURANCE", "PAYS 2 TO 1")):
+        cv2.putText(table, word, (120, 220 + 90 * i), cv2.FONT_HERSHEY_DUPLEX, 2.2, (120, 170, 230), 5)
+    joker = render_card(JOKER, 250).image
+    table[150 : 150 + joker.shape[0], 600 : 600 + joker.shape[1]] = joker
+    on_felt = ((300.0, 150.0), (550.0, 150.0), (550.0, 500.0), (300.0, 500.0))
+    on_joker = ((600.0, 150.0), (850.0, 150.0), (850.0, 500.0), (600.0, 500.0))
+    read = [Sighting(JOKER, 0.8, on_felt, None), Sighting(JOKER, 0.8, on_joker, None)]
+    assert [s.outline for s in _no_joker_on_a_back(table, read)] == [on_joker]
+    # a sure reading stands: the network's "no card" there is its own mistake to weigh against it
+    sure = [Sighting(JOKER, 0.95, on_felt, None)]
+    assert [s.outline for s in _no_joker_on_a_back(table, sure)] == [on_felt]
 
 
 def test_a_back_whose_lattice_looks_like_letters_at_a_corner_is_a_back() -> None:
