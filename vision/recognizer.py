@@ -615,7 +615,8 @@ def _no_joker_on_a_back(image: np.ndarray, sightings: list[Sighting]) -> list[Si
     and index lie inside a back that was seen and its own outline (often only a guess from the index)
     does not show a face; where no back was seen there and the card-side network takes the card the
     reading implies for a back, it is that back. A joker read less than surely where the network sees
-    no card at all is letters on the table or on paper (a felt's printed text, a receipt): dropped."""
+    no card at all, and no other card lies over half its outline (the cards of a fan hide a joker
+    from the network), is letters on the table or on paper (a felt's printed text, a receipt): dropped."""
     backs = [np.array(s.outline, np.float32).reshape(-1, 1, 2) for s in sightings if s.card == BACK]
 
     def inside_a_back(s: Sighting) -> bool:
@@ -639,14 +640,31 @@ def _no_joker_on_a_back(image: np.ndarray, sightings: list[Sighting]) -> list[Si
         is_back = side.back > BACK_THRESHOLD
         if inside_a_back(s) and (is_back or side.face < 0.5):
             continue  # the back was seen: this is its lattice again
-        if s.confidence < SURE and side.side == "none":
-            continue
+        if s.confidence < SURE and side.side == "none" and _covered(s, sightings) < ALONE:
+            continue  # no card there, and none lies over it to hide it from the network
         if is_back:
-            out.append(Sighting(BACK, 0.8, s.outline, None, evidence=("JOKER letters on a back's lattice",)))
+            out.append(Sighting(BACK, 0.8, s.outline, None, evidence=(LETTERS_BACK,)))
             backs.append(np.array(s.outline, np.float32).reshape(-1, 1, 2))  # its other corners: this back
         else:
             out.append(s)
     return out
+
+
+def _covered(s: Sighting, sightings: list[Sighting]) -> float:
+    """How much of ``s``'s outline the other ``sightings`` lie over, summed (a share of its area)."""
+    mine = np.array(s.outline, np.float32)
+    area = _area(s.outline)
+    total = 0.0
+    for o in sightings:
+        if o is s:
+            continue
+        try:
+            total += float(
+                cv2.intersectConvexConvex(mine, cv2.convexHull(np.array(o.outline, np.float32)))[0]
+            )
+        except cv2.error:  # a degenerate outline covers nothing
+            continue
+    return total / area if area > 0 else 0.0
 
 
 def _outline(quad: CardQuad) -> tuple[tuple[float, float], ...]:
@@ -658,20 +676,28 @@ def _one_sighting_per_back(sightings: list[Sighting], shape: tuple[int, ...] | N
     ``hand_backs.in_a_back``) is one back found twice (its inner border, a corner's letters read as
     a joker's and turned into a back). A back traced whole stands before one guessed from corners,
     the bigger before the smaller. (The two backs of a hand dealt face down overlap far less, but
-    the outlines guessed for them can overlap more than half.) With the frame's ``shape``, only the
+    the outlines guessed for them can overlap more than half.) A back guessed from one corner's
+    letters is that back already where it overlaps one by ``LETTERS_WITHIN`` of the smaller: its
+    outline is a guess from that corner alone. With the frame's ``shape``, only the
     parts of the outlines inside the frame count: beyond its edge an outline is a guess."""
     backs = sorted(
         (s for s in sightings if s.card == BACK),
         key=lambda s: (not (s.evidence and s.evidence[0] == TRACED_BACK), -_area(s.outline)),
     )
     kept: list[np.ndarray] = []
+    kept_letters: list[np.ndarray] = []  # those of them guessed from a corner's letters
     dropped: set[int] = set()
     for b in backs:
         outline = _in_frame(np.array(b.outline, np.float32), shape).reshape(-1, 1, 2)
-        if in_a_back(outline, kept, WITHIN):
+        letters = b.evidence[:1] == (LETTERS_BACK,)
+        if in_a_back(outline, kept, LETTERS_WITHIN if letters else WITHIN) or in_a_back(
+            outline, kept_letters, LETTERS_WITHIN
+        ):
             dropped.add(id(b))
         else:
             kept.append(outline)
+            if letters:
+                kept_letters.append(outline)
     return [s for s in sightings if id(s) not in dropped]
 
 
@@ -761,7 +787,15 @@ def _strictly_inside(pts: tuple[tuple[float, float], ...], p: np.ndarray) -> boo
 
 
 WITHIN = 0.9  # of a back's outline lying on another's: one back found twice
+# of an unsure joker's outline under other cards, below which the card-side network's "no card" there
+# stands: training-family scenes, letters on the table 0.00-0.18, jokers in fans 1.2 (session 27)
+ALONE = 0.5
+# of the smaller, where one of the two is a back guessed from a corner whose lattice read as letters:
+# such an outline is implied by one corner only. Session 27, training-family scenes (val240, val60):
+# every two back sightings overlapping by a fifth or more were one back, twice two of them this one
+LETTERS_WITHIN = 0.5
 TRACED_BACK = "no index; the card-side network sees a back"  # a whole card's outline, read as a back
+LETTERS_BACK = "JOKER letters on a back's lattice"  # a back guessed from one corner's "letters"
 INNER_FRAME = 0.8  # a court card's picture frame covers well under this much of its card
 PART_OF_A_CARD = 0.5  # of the faces' median width: a back no longer than this any way is no card
 

@@ -281,6 +281,24 @@ def test_a_back_found_again_inside_a_bigger_back_is_one_card() -> None:
     assert recognizer._one_sighting_per_back([guessed, traced]) == [traced]
 
 
+def test_a_back_guessed_from_a_corners_letters_over_another_back_by_half_is_that_back() -> None:
+    # a training-family scene's back found whole and again as the card one corner's lattice
+    # letters imply, that guess lying 0.73 on it: one back. Two backs guessed otherwise (the
+    # outlines of a face-down hand's cards) may overlap that much and stay two
+    def back(x: float, evidence: str) -> Sighting:
+        outline = ((x, 100.0), (x + 200.0, 100.0), (x + 200.0, 380.0), (x, 380.0))
+        return Sighting(BACK, 0.8, outline, None, (evidence,))
+
+    whole, letters = back(100, recognizer.TRACED_BACK), back(160, recognizer.LETTERS_BACK)  # 0.7
+    assert recognizer._one_sighting_per_back([whole, letters]) == [whole]
+    assert recognizer._one_sighting_per_back([letters, whole]) == [whole]
+    first, second = back(100, "a back among the corners of a merged region"), back(160, "no index")
+    assert recognizer._one_sighting_per_back([first, second]) == [first, second]
+    # less than half is a neighbour's card
+    beside = back(220, recognizer.LETTERS_BACK)  # 0.4
+    assert recognizer._one_sighting_per_back([whole, beside]) == [whole, beside]
+
+
 def test_only_the_parts_of_two_backs_inside_the_frame_say_whether_they_are_one() -> None:
     # a held-out scene's back cut by the frame's top edge: found whole, and again as the card the
     # letters of its lattice imply, that outline running 23 px beyond the edge. Inside the frame it

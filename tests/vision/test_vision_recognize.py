@@ -198,6 +198,10 @@ def test_a_joker_read_unsurely_where_no_card_lies_is_dropped() -> None:
     # a sure reading stands: the network's "no card" there is its own mistake to weigh against it
     sure = [Sighting(JOKER, 0.95, on_felt, None)]
     assert [s.outline for s in _no_joker_on_a_back(table, sure)] == [on_felt]
+    # a joker in a fan: the cards over its outline are why the network sees no single card there
+    over = ((330.0, 170.0), (580.0, 170.0), (580.0, 520.0), (330.0, 520.0))
+    fan = [Sighting(JOKER, 0.8, on_felt, None), Sighting("5H", 0.99, over, None)]
+    assert [s.card for s in _no_joker_on_a_back(table, fan)] == [JOKER, "5H"]
 
 
 def test_a_back_whose_lattice_looks_like_letters_at_a_corner_is_a_back() -> None:
