@@ -33,7 +33,7 @@ from vision.closer_look import closer_scale, look, windows
 from vision.detect import CardQuad, CornerFrame
 from vision.face_reader import face_checked, faces_alone
 from vision.fan_rows import row_frames
-from vision.finder import FinderMaps, IndexFrame, default_finder, index_frames
+from vision.finder import FinderMaps, IndexFrame, default_finder, frame_from_vectors, index_frames
 from vision.index import Reading, corner_box, is_joker_corner
 from vision.render import CARD_ASPECT
 from vision.sighting import BACK, JOKER, Sighting
@@ -164,6 +164,16 @@ def read_index_frames(
         found += [
             (r, fr)
             for r, fr in _read_frames(rec, image, between_frames(found), colour, known)[0]
+            if r.confidence >= SURE
+            and r.card != JOKER
+            and not any(r.card == o.card and not _two_copies((o, of), (r, fr)) for o, of in found)
+        ]
+    if rec.upright_twins:
+        # a spread's or a fan's corner taken for a mirrored one reads the neighbour's index across it
+        # (sideways), and the card's own index, upright at the same corner, is then read by none
+        found += [
+            (r, fr)
+            for r, fr in _read_frames(rec, image, upright_twins(found), colour, known)[0]
             if r.confidence >= SURE
             and r.card != JOKER
             and not any(r.card == o.card and not _two_copies((o, of), (r, fr)) for o, of in found)
@@ -326,6 +336,17 @@ def _walk_rows(
         found += read
         new += read
     return new
+
+
+def upright_twins(found: list[tuple[Reading, IndexFrame]]) -> list[IndexFrame]:
+    """The frames read sideways, each taken for an upright corner at the same place: a card running
+    the other way along its short edge (the mirror image of the sideways frame's card)."""
+    out = []
+    for _, fr in found:
+        if fr.sideways:
+            hom = fr.frame.homography  # columns: the long edge, then the short edge (sideways)
+            out.append(frame_from_vectors(fr.frame.origin, -hom[:2, 1], hom[:2, 0], fr.score))
+    return out
 
 
 def between_frames(found: list[tuple[Reading, IndexFrame]]) -> list[IndexFrame]:

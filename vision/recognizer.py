@@ -150,6 +150,9 @@ class Recognizer:
         self.between_probe = True
         # and the indices of a fan's row missing between or beyond those read (vision.fan_rows)
         self.row_walk = True
+        # a corner the finder took for a four-index deck's mirrored one, read sideways, read upright
+        # too (vision.index_frames.upright_twins)
+        self.upright_twins = True
         # backs that differ in colour from the table where no finder outlined them
         # (vision.colour_backs: about 6-8 ms of a 1920×1080 frame)
         self.colour_search = True

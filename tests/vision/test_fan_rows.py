@@ -11,7 +11,9 @@ import pytest
 from vision import Recognizer, SimulatedCamera
 from vision.detect import CornerFrame
 from vision.fan_rows import row_frames
-from vision.finder import IndexFrame
+from vision.finder import IndexFrame, frame_from_vectors
+from vision.index import Reading
+from vision.index_frames import upright_twins
 from vision.recognizer import _one_reading_per_index
 from vision.sighting import RANKS, SUITS, Sighting
 
@@ -153,3 +155,29 @@ def test_the_simulated_spread_lays_its_cards_a_step_apart_in_a_straight_line() -
     along = math.degrees(math.atan2(steps[0][1], steps[0][0]))
     assert abs(along + placed[0].angle) < 1e-6  # the line runs along the cards' short edges
     assert np.allclose(centres.mean(axis=0), [960, 540])
+
+
+def test_a_corner_read_sideways_has_an_upright_twin_at_the_same_place() -> None:
+    # the finder's frame for the top-right corner of a card running left (a four-index deck's
+    # mirrored corner); its twin is the top-left corner of a card running right
+    sideways = frame_from_vectors(np.array([400.0, 300.0]), np.array([-120.0, 0.0]), np.array([0.0, 168.0]))
+    assert sideways.sideways
+    (twin,) = upright_twins([(Reading("7D", 1.0, 0.0, None), sideways)])
+    assert not twin.sideways
+    assert np.allclose(twin.frame.origin, [400, 300]) and twin.frame.width == pytest.approx(120)
+    assert np.allclose(twin.frame.x, [1, 0]) and np.allclose(twin.frame.y, [0, 1])
+    upright = frame_from_vectors(np.array([400.0, 300.0]), np.array([120.0, 0.0]), np.array([0.0, 168.0]))
+    assert upright_twins([(Reading("7D", 1.0, 0.0, None), upright)]) == []
+
+
+def test_a_spread_card_whose_corner_the_finder_took_for_a_mirrored_one_is_read() -> None:
+    # 13 cards of 170 px, 0.2 card widths apart on felt: the finder takes the top-left corners of the
+    # AH and the 9S for mirrored ones, and read sideways there each gives its left neighbour's index
+    # (7D, 4S); nothing read the AH or the 9S
+    codes = ["2S", "QS", "9D", "9H", "KC", "AD", "AC", "7D", "AH", "4S", "9S", "8C", "AS"]
+    cam = SimulatedCamera(size=(1920, 1080), background="felt", seed=0, card_width=170, spread_step=0.2)
+    image = cam.frame_for(codes, "spread").image
+    rec = Recognizer("table")
+    assert sorted(s.card for s in rec.recognize(image)) == sorted(codes)
+    rec.upright_twins = False
+    assert {"AH", "9S"}.isdisjoint(s.card for s in rec.recognize(image))
