@@ -163,9 +163,34 @@ def canvas_of(features: np.ndarray) -> np.ndarray:
 
 
 def _percentiles(values: np.ndarray, qs: tuple[float, ...]) -> list[float]:
-    hist = np.bincount(values.ravel(), minlength=256).cumsum()
+    hist = level_counts(values).cumsum()
     total = float(hist[-1])
     return np.searchsorted(hist, [q / 100.0 * total for q in qs]).astype(float).tolist()  # type: ignore[no-any-return]
+
+
+def level_counts(values: np.ndarray) -> np.ndarray:
+    """How many of the uint8 ``values`` are at each level 0-255 (``np.bincount(values.ravel(),
+    minlength=256)``, the same counts: ``cv2.calcHist`` counts them in half the time, in float32,
+    exact below 2**24 values)."""
+    if values.size >= 2**24:
+        return np.bincount(values.ravel(), minlength=256)
+    if values.ndim != 2:
+        values = values.reshape(-1, 1)
+    return cv2.calcHist([values], [0], None, [256], [0, 256]).ravel().astype(np.int64)
+
+
+def darker_than(lo: np.ndarray, level: float) -> np.ndarray:
+    """``(lo < level).astype(np.uint8)`` of a uint8 image, as one ``cv2.threshold``: below a level
+    ``level`` the whole levels up to ``ceil(level) - 1`` are."""
+    return cv2.threshold(lo, float(np.ceil(level) - 1), 1, cv2.THRESH_BINARY_INV)[1]
+
+
+def ink_components(ink: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+    """``cv2.connectedComponentsWithStats(ink, connectivity=8)``'s count, labels and stats. The labels
+    of an image of fewer than 2**16 pixels fit 16 bits: the same labels, made in half the time."""
+    ltype = cv2.CV_16U if ink.size < 2**16 else cv2.CV_32S
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8, ltype=ltype)
+    return n, labels, stats
 
 
 def interpolated_percentiles(values: np.ndarray, qs: tuple[float, ...]) -> list[float]:
@@ -173,10 +198,10 @@ def interpolated_percentiles(values: np.ndarray, qs: tuple[float, ...]) -> list[
     from a histogram: a few times faster on a corner patch, where it is asked about a hundred times
     a frame. The order statistics are read off the cumulative counts and blended as numpy blends
     them (from the nearer neighbour's side)."""
-    v = np.ascontiguousarray(values, np.uint8).ravel()
+    v = np.ascontiguousarray(values, np.uint8)
     if v.size == 0:
         raise ValueError("percentiles of no values")
-    return percentiles_of_counts(np.bincount(v, minlength=256), qs)
+    return percentiles_of_counts(level_counts(v), qs)
 
 
 def percentiles_of_counts(counts: np.ndarray, qs: tuple[float, ...]) -> list[float]:
@@ -223,9 +248,7 @@ def segment_index(patch: np.ndarray, *, from_right: bool = False) -> IndexGlyphs
     if white - dark < 40:
         return None
     otsu, _ = cv2.threshold(lo, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
-    thr = min(otsu, white - 30.0)
-    ink_bin = (lo < thr).astype(np.uint8)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink_bin, connectivity=8)
+    n, labels, stats = ink_components(darker_than(lo, min(otsu, white - 30.0)))
     rows: list[list[int]] = stats.tolist()
     min_h = 0.05 * PX
     comps = []
@@ -392,8 +415,7 @@ def letter_column(patch: np.ndarray) -> int:
     if white - dark < 40:
         return 0
     otsu, _ = cv2.threshold(lo, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
-    ink = (lo < min(otsu, white - 30.0)).astype(np.uint8)
-    n, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    n, _, stats = ink_components(darker_than(lo, min(otsu, white - 30.0)))
     boxes = [
         (x, y, w, h)
         for x, y, w, h, area in stats[1:].tolist()

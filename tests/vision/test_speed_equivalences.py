@@ -1,5 +1,6 @@
-"""Faster ways of the recogniser's steps (vision/colour_backs.py, vision/index.py, vision/frame_copies.py),
-checked against the plain computations they replace: they must give the very same numbers."""
+"""Faster ways of the recogniser's steps (vision/colour_backs.py, vision/detect.py, vision/index.py,
+vision/frame_copies.py), checked against the plain computations they replace: they must give the
+very same numbers."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from vision.colour_backs import _median
+from vision.detect import min_channel
 from vision.frame_copies import bilinear, subsampled
-from vision.index import percentiles_of_counts
+from vision.index import darker_than, ink_components, level_counts, percentiles_of_counts
 
 
 @settings(max_examples=200, deadline=None)
@@ -54,3 +56,34 @@ def test_bilinear_shrinking_by_an_odd_factor_is_cv2s() -> None:
     ):
         image = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
         assert np.array_equal(bilinear(image, size), cv2.resize(image, size, interpolation=cv2.INTER_LINEAR))
+
+
+@settings(max_examples=200, deadline=None)
+@given(arrays(np.uint8, st.tuples(st.integers(1, 120), st.integers(1, 70))))
+def test_level_counts_are_numpys_bincount(values: np.ndarray) -> None:
+    assert np.array_equal(level_counts(values), np.bincount(values.ravel(), minlength=256))
+    assert np.array_equal(level_counts(values[:, ::2]), np.bincount(values[:, ::2].ravel(), minlength=256))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    arrays(np.uint8, st.tuples(st.integers(1, 60), st.integers(1, 40))),
+    st.one_of(st.integers(-5, 260).map(float), st.floats(-5.0, 260.0)),
+)
+def test_darker_than_is_a_comparison(lo: np.ndarray, level: float) -> None:
+    assert np.array_equal(darker_than(lo, level), (lo < level).astype(np.uint8))
+
+
+@settings(max_examples=200, deadline=None)
+@given(arrays(np.bool_, st.tuples(st.integers(1, 99), st.integers(1, 57))))
+def test_ink_components_are_cv2s_32_bit_labels(ink: np.ndarray) -> None:
+    image = ink.astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(image, connectivity=8)
+    n16, labels16, stats16 = ink_components(image)
+    assert n16 == n and np.array_equal(labels16, labels) and np.array_equal(stats16, stats)
+
+
+def test_min_channel_of_a_crop_is_numpys_minimum() -> None:
+    image = np.random.default_rng(7).integers(0, 256, (90, 120, 3), dtype=np.uint8)
+    for crop in (image, image[5:60, 7:100], image[::2, 1::3], image[:1, :1]):
+        assert np.array_equal(min_channel(crop), crop.min(axis=2))
