@@ -30,6 +30,7 @@ from vision.finder import snap_to_edges
 from vision.frame_copies import resized, subsampled
 from vision.hand_backs import UNDER, UNDER_SURE, backs_in_regions, in_a_back
 from vision.index import percentiles_of_counts
+from vision.mask_counts import set_in_both, set_pixels
 from vision.render import CARD_ASPECT
 from vision.sighting import BACK, Sighting
 
@@ -200,7 +201,7 @@ def _print_under_faces(
             continue  # a back seen already
         region = np.zeros((bh, bw), np.uint8)
         cv2.drawContours(region, [c - [x, y]], 0, 1, -1)
-        if int((region & on_cards[y : y + bh, x : x + bw]).sum()) > ON_FACES * int(region.sum()):
+        if set_in_both(region, on_cards[y : y + bh, x : x + bw]) > ON_FACES * set_pixels(region):
             continue  # print on a face is its own (a court card's picture); a back under it shows beside it
         # the print's box, its sides onto the card's own edges (past its border), at full resolution
         full = (cv2.boxPoints(cv2.minAreaRect(c)).astype(np.float64) + 0.5) / scale - 0.5
@@ -216,7 +217,7 @@ def _print_under_faces(
                 continue
             inside = np.zeros(prints.shape, np.uint8)
             cv2.fillPoly(inside, [np.round(q).astype(np.int32).reshape(-1, 1, 2)], 1)
-            if int((inside & (prints | on_faces)).sum()) >= UNDER_FILL * int(inside.sum()):
+            if set_in_both(inside, prints | on_faces) >= UNDER_FILL * set_pixels(inside):
                 grown.append((q + 0.5) / scale - 0.5)
         hyps += [(i, q, q) for q in grown]
         if grown:  # the part in view alone, where the face over the rest shows its index to the network
@@ -397,7 +398,7 @@ def _backs_of_hands(
                 continue  # a face's print is coloured too: only hands dealt face down are searched
             region = np.zeros_like(filled)
             cv2.fillPoly(region, [c], 1)
-            if int((region & (1 - explained)).sum()) < OWN * card:
+            if set_in_both(region, 1 - explained) < OWN * card:
                 continue  # the backs seen explain the region
             corners = tuple(blob_corners(c, width, 1.0 / scale))
             if corners:
@@ -509,7 +510,6 @@ def _card_aspect(q: np.ndarray, min_side: float) -> bool:
         abs(-(e[k][0] * e[k - 1][0] + e[k][1] * e[k - 1][1]) / max(sides[k] * sides[k - 1], 1e-9)) <= _MAX_COS
         for k in range(4)
     )
-
 
 
 def _overlap(q: np.ndarray, outline: np.ndarray) -> float:

@@ -32,6 +32,7 @@ import numpy as np
 from vision.card_side import default_card_side, hole_card_side
 from vision.detect import Blob
 from vision.finder import STRIDE, FinderMaps, IndexFrame, snap_to_edges
+from vision.mask_counts import set_in_both, set_pixels
 from vision.render import CARD_ASPECT
 from vision.sighting import BACK, Sighting
 
@@ -163,8 +164,8 @@ def _lies_on(quad: np.ndarray, region: np.ndarray) -> bool:
     b = np.zeros(shape, np.uint8)
     cv2.fillPoly(a, [np.round((q - (x0, y0)) * f).astype(np.int32)], 1)
     cv2.fillPoly(b, [np.round((region.reshape(-1, 2) - (x0, y0)) * f).astype(np.int32)], 1)
-    area = int(a.sum())
-    return area > 0 and int((a & b).sum()) >= ON_REGION * area
+    area = set_pixels(a)
+    return area > 0 and set_in_both(a, b) >= ON_REGION * area
 
 
 def _holds(region: np.ndarray, pts: tuple[tuple[float, float], ...] | None) -> bool:
@@ -283,7 +284,7 @@ def _on_cards(h: np.ndarray, maps: FinderMaps) -> float:
     cell = maps.scale * STRIDE
     mask = np.zeros(interior.shape, np.uint8)
     cv2.fillPoly(mask, [np.round((h + 0.5) / cell - 0.5).astype(np.int32)], 1)
-    n = int(mask.sum())
+    n = set_pixels(mask)
     return float(interior[mask > 0].mean()) if n else 0.0
 
 

@@ -21,6 +21,7 @@ from vision.card_side import default_card_side
 from vision.closer_look import on_map, unexplained_surface
 from vision.finder import STRIDE, FinderMaps
 from vision.hand_backs import BACK_SURE, in_a_back
+from vision.mask_counts import set_in_both, set_pixels
 from vision.render import CARD_ASPECT
 from vision.sighting import BACK, Sighting
 
@@ -126,8 +127,8 @@ def _share(quad: np.ndarray, taken: np.ndarray, cell: float) -> float:
     """The share of ``quad``'s map pixels (inside the frame) that the cards seen cover."""
     mask = np.zeros_like(taken)
     cv2.fillPoly(mask, [on_map(quad, cell)], 1)
-    area = int(mask.sum())
-    return float((mask & taken).sum()) / area if area else 1.0
+    area = set_pixels(mask)
+    return float(set_in_both(mask, taken)) / area if area else 1.0
 
 
 def _short_side(quad: np.ndarray) -> float:

@@ -1,6 +1,6 @@
 """Faster ways of the recogniser's steps (vision/colour_backs.py, vision/detect.py, vision/index.py,
-vision/frame_copies.py), checked against the plain computations they replace: they must give the
-very same numbers."""
+vision/frame_copies.py, vision/mask_counts.py), checked against the plain computations they
+replace: they must give the very same numbers."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from vision.colour_backs import _median
 from vision.detect import min_channel
 from vision.frame_copies import bilinear, subsampled
 from vision.index import darker_than, ink_components, level_counts, percentiles_of_counts
+from vision.mask_counts import set_in_both, set_pixels
 
 
 @settings(max_examples=200, deadline=None)
@@ -87,3 +88,14 @@ def test_min_channel_of_a_crop_is_numpys_minimum() -> None:
     image = np.random.default_rng(7).integers(0, 256, (90, 120, 3), dtype=np.uint8)
     for crop in (image, image[5:60, 7:100], image[::2, 1::3], image[:1, :1]):
         assert np.array_equal(min_channel(crop), crop.min(axis=2))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 300), st.integers(1, 300), st.integers(0, 2**32 - 1), st.floats(0.0, 1.0))
+def test_mask_counts_are_numpys_sums(h: int, w: int, seed: int, share: float) -> None:
+    rng = np.random.default_rng(seed)
+    a = (rng.random((h, w)) < share).astype(np.uint8)
+    b = (rng.random((h, w)) < 0.5).astype(np.uint8)
+    assert set_pixels(a) == int(a.sum())
+    assert set_in_both(a, b) == int((a & b).sum())
+    assert set_in_both(a[1:, :-1], b[:-1, 1:]) == int((a[1:, :-1] & b[:-1, 1:]).sum())
