@@ -18,6 +18,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.card_side import prepare as standardised
 from vision.errors import VisionError
 from vision.finder import IndexFrame, frame_from_vectors
 from vision.frame_copies import resized
@@ -103,11 +104,9 @@ def sample_patch(
 
 def prepare(patches: np.ndarray) -> np.ndarray:
     """K × N × N × 3 uint8 patches → the network's input: NCHW float32, each patch standardised
-    (its own mean and contrast: light, exposure and table colour differ from frame to frame)."""
-    x = patches.astype(np.float32)
-    mean = x.mean(axis=(1, 2, 3), keepdims=True)
-    std = x.std(axis=(1, 2, 3), keepdims=True)
-    return np.ascontiguousarray(((x - mean) / (std + 4.0)).transpose(0, 3, 1, 2))
+    (its own mean and contrast: light, exposure and table colour differ from frame to frame), as
+    the card-side network's are."""
+    return standardised(patches)
 
 
 def apply_correction(
@@ -130,8 +129,9 @@ class CornerRefiner(OnnxNet):
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> CornerRefiner:
-        return load_checked(cls, path, "corner_refiner.onnx", "corner refiner", cls.corrections,
-                            (1, 3, N, N), OUT)
+        return load_checked(
+            cls, path, "corner_refiner.onnx", "corner refiner", cls.corrections, (1, 3, N, N), OUT
+        )
 
     def corrections(self, x: np.ndarray) -> np.ndarray:
         net = self._net()

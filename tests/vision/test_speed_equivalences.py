@@ -1,5 +1,5 @@
-"""Faster ways of the recogniser's steps (vision/colour_backs.py, vision/detect.py, vision/index.py,
-vision/frame_copies.py, vision/mask_counts.py), checked against the plain computations they
+"""Faster ways of the recogniser's steps (vision/card_side.py, vision/colour_backs.py, vision/detect.py,
+vision/index.py, vision/frame_copies.py, vision/mask_counts.py), checked against the plain computations they
 replace: they must give the very same numbers."""
 
 from __future__ import annotations
@@ -10,7 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
+from vision.card_side import prepare as card_side_prepare
 from vision.colour_backs import _median
+from vision.corner_refiner import prepare as refiner_prepare
 from vision.detect import min_channel
 from vision.frame_copies import bilinear, subsampled
 from vision.index import darker_than, ink_components, level_counts, percentiles_of_counts
@@ -99,3 +101,28 @@ def test_mask_counts_are_numpys_sums(h: int, w: int, seed: int, share: float) ->
     assert set_pixels(a) == int(a.sum())
     assert set_in_both(a, b) == int((a & b).sum())
     assert set_in_both(a[1:, :-1], b[:-1, 1:]) == int((a[1:, :-1] & b[:-1, 1:]).sum())
+
+
+def _standardised_plainly(patches: np.ndarray) -> np.ndarray:
+    x = patches.astype(np.float32)
+    mean = x.mean(axis=(1, 2, 3), keepdims=True)
+    std = x.std(axis=(1, 2, 3), keepdims=True)
+    return np.ascontiguousarray(((x - mean) / (std + 4.0)).transpose(0, 3, 1, 2))
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.integers(1, 60),
+    st.sampled_from([(44, 32), (48, 48), (56, 40), (3, 5)]),
+    st.integers(0, 2**32 - 1),
+    st.integers(1, 255),
+)
+def test_patches_standardised_as_numpy_standardises_them(
+    k: int, size: tuple[int, int], seed: int, spread: int
+) -> None:
+    rng = np.random.default_rng(seed)
+    patches = rng.integers(0, spread + 1, (k, *size, 3), dtype=np.uint8)
+    got = card_side_prepare(patches)
+    assert got.flags.c_contiguous and got.dtype == np.float32
+    assert np.array_equal(got, _standardised_plainly(patches))
+    assert np.array_equal(refiner_prepare(patches), got)
