@@ -161,23 +161,11 @@ def read_index_frames(
     if rec.between_probe:
         # a fan's or a tight hand's indices lie a few map pixels apart, and the finder's index map
         # can merge two into one peak: between two read indices lying side by side, look again
-        found += [
-            (r, fr)
-            for r, fr in _read_frames(rec, image, between_frames(found), colour, known)[0]
-            if r.confidence >= SURE
-            and r.card != JOKER
-            and not any(r.card == o.card and not _two_copies((o, of), (r, fr)) for o, of in found)
-        ]
+        found += _sure_and_new(rec, image, between_frames(found), colour, known, found)
     if rec.upright_twins:
         # a spread's or a fan's corner taken for a mirrored one reads the neighbour's index across it
         # (sideways), and the card's own index, upright at the same corner, is then read by none
-        found += [
-            (r, fr)
-            for r, fr in _read_frames(rec, image, upright_twins(found), colour, known)[0]
-            if r.confidence >= SURE
-            and r.card != JOKER
-            and not any(r.card == o.card and not _two_copies((o, of), (r, fr)) for o, of in found)
-        ]
+        found += _sure_and_new(rec, image, upright_twins(found), colour, known, found)
     walked: list[CornerFrame] = []  # the row walk's frames read so far: none is read twice
     if rec.row_walk:
         found += _walk_rows(rec, image, found, colour, known, walked)
@@ -301,6 +289,25 @@ def _read_frames(
     return found, unread
 
 
+def _sure_and_new(
+    rec: Recognizer,
+    image: np.ndarray,
+    probes: list[IndexFrame],
+    colour: bool,
+    known: list[Sighting],
+    found: list[tuple[Reading, IndexFrame]],
+) -> list[tuple[Reading, IndexFrame]]:
+    """The readings of frames put where an index may have been missed: only sure ones, no joker, and
+    none of a code ``found`` already (unless the two are copies of a card lying one on the other)."""
+    return [
+        (r, fr)
+        for r, fr in _read_frames(rec, image, probes, colour, known)[0]
+        if r.confidence >= SURE
+        and r.card != JOKER
+        and not any(r.card == o.card and not _two_copies((o, of), (r, fr)) for o, of in found)
+    ]
+
+
 def _walk_rows(
     rec: Recognizer,
     image: np.ndarray,
@@ -347,8 +354,8 @@ def upright_twins(found: list[tuple[Reading, IndexFrame]]) -> list[IndexFrame]:
 def mirrored(f: CornerFrame, sideways: bool, score: float = 1.0) -> IndexFrame:
     """The frame at ``f``'s corner of the card running the other way along its short edge: upright
     where ``f`` is read sideways (a four-index deck's mirrored corner), sideways where upright. (Read
-    so for every frame whose first reading failed, in place of the same frame turned, it took 2
-    cards more and gave 3 false ones more on the training-family scenes: only ``upright_twins``.)"""
+    so for every frame whose first reading failed, in place of the same frame turned, it found 3
+    cards, lost 3 and gave 3 false ones more on the training-family scenes: only ``upright_twins``.)"""
     m = f.card_to_image()  # columns: the long edge, then the short one, where sideways
     s, long = (m[:2, 1], m[:2, 0]) if sideways else (m[:2, 0], m[:2, 1])
     return frame_from_vectors(f.origin, -s, long, score)
