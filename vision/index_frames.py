@@ -17,7 +17,8 @@ sightings, each a function of the recogniser, the image and the frames so far:
    halfway between two indices read side by side, where the network's index map merged a
    fan's neighbouring indices into one peak (:func:`between_frames`, ``between_probe``); and where
    a row of indices read (a fan, a spread hand) is missing some, in its gaps and beyond its ends
-   (``vision.fan_rows``, ``row_walk``).
+   (``vision.fan_rows``, ``row_walk``); last, all along the arc of a fan whose indices read surely,
+   through one frame the fan's own geometry makes (``vision.fan_arcs``, ``arc_probe``).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from vision.card_side import BACK_THRESHOLD, CardSideError, back_probability
 from vision.closer_look import closer_scale, look, windows
 from vision.detect import CardQuad, CornerFrame
 from vision.face_reader import face_checked, faces_alone
+from vision.fan_arcs import arc_frames
 from vision.fan_rows import row_frames
 from vision.finder import FinderMaps, IndexFrame, default_finder, frame_from_vectors, index_frames
 from vision.index import Reading, corner_box, is_joker_corner
@@ -155,7 +157,7 @@ def read_index_frames(
     read twice; the corners of one card read alike are one sighting. Where an index was seen but
     did not read, the finder takes a closer look (:func:`closer_frames`) and those frames are read
     too; so are frames between indices side by side and in the gaps and at the ends of a row of
-    indices (:func:`between_frames`, :func:`_walk_rows`).
+    indices (:func:`between_frames`, :func:`_walk_rows`), and along a fan's arc (:func:`_probe_arcs`).
     """
     found, unread = _read_frames(rec, image, frames, colour, known)
     if rec.between_probe:
@@ -194,6 +196,8 @@ def read_index_frames(
         found += closer
         if closer and rec.row_walk:  # the rows those indices belong to may go on
             found += _walk_rows(rec, image, found, colour, known, walked)
+    if rec.arc_probe:
+        found = _probe_arcs(rec, image, found, colour, known)
     out: list[Sighting] = []
     for g in group_readings(found):
         r, fr = g[0]
@@ -343,6 +347,60 @@ def _walk_rows(
         found += read
         new += read
     return new
+
+
+def _probe_arcs(
+    rec: Recognizer,
+    image: np.ndarray,
+    found: list[tuple[Reading, IndexFrame]],
+    colour: bool,
+    known: list[Sighting],
+) -> list[tuple[Reading, IndexFrame]]:
+    """``found`` with the sure readings along the arcs of the fans whose indices read surely
+    (``vision.fan_arcs``, :func:`_arc_readings`). Readings of one code through the finder's frames
+    near one of those are its index read through a frame a little off: the arc's reading takes their
+    place. A code read surely elsewhere (through a frame farther off, or whole) is not read again."""
+    out = list(found)
+    for r, fr in _arc_readings(rec, image, found, colour, known):
+        reach = 0.5 * fr.frame.width
+        near = [
+            x
+            for x in out
+            if x[0].card == r.card and np.linalg.norm(x[1].frame.origin - fr.frame.origin) < reach
+        ]
+        others = [o for o, _ in out if not any(o is n for n, _ in near)] + known
+        if any(o.card == r.card and o.confidence >= SURE for o in others):
+            continue
+        out = [x for x in out if not any(x is n for n in near)] + [(r, fr)]
+    return out
+
+
+def _arc_readings(
+    rec: Recognizer,
+    image: np.ndarray,
+    found: list[tuple[Reading, IndexFrame]],
+    colour: bool,
+    known: list[Sighting],
+) -> list[tuple[Reading, IndexFrame]]:
+    """The surest reading of each code read surely along the arcs that the upright indices ``found``
+    surely trace. The probes just before and after an index read it too, less surely; a code read at
+    one probe alone, at neither next to it, is an index read through a frame half off it (at the end
+    of one index's probes, taking in part of the next: a false card on a training-family scene)."""
+    sure = [(r, fr) for r, fr in found if r.confidence >= SURE and not fr.sideways and r.card != JOKER]
+    middles = [np.mean(np.asarray(r.index_corner, np.float64), axis=0) for r, _ in sure]
+    best: dict[str, tuple[Reading, IndexFrame]] = {}
+    for arc in arc_frames([fr for _, fr in sure], middles):
+        read = _read_frames(rec, image, arc, colour, known)[0]
+        code_at = {id(fr.frame): r.card for r, fr in read}  # each probe's frame is read as it is
+        codes = [None] + [code_at.get(id(f.frame)) for f in arc] + [None]  # probe i's is codes[i + 1]
+        place = {id(f.frame): i for i, f in enumerate(arc)}
+        for r, fr in read:
+            i = place[id(fr.frame)]
+            if r.confidence < SURE or r.card == JOKER or r.card not in (codes[i], codes[i + 2]):
+                continue
+            if r.card not in best or r.confidence > best[r.card][0].confidence:
+                best[r.card] = (r, fr)
+    return list(best.values())
 
 
 def upright_twins(found: list[tuple[Reading, IndexFrame]]) -> list[IndexFrame]:

@@ -150,6 +150,8 @@ class Recognizer:
         self.between_probe = True
         # and the indices of a fan's row missing between or beyond those read (vision.fan_rows)
         self.row_walk = True
+        # and every index along the arc of a fan whose indices read surely (vision.fan_arcs)
+        self.arc_probe = True
         # a corner the finder took for a four-index deck's mirrored one, read sideways, read upright
         # too (vision.index_frames.upright_twins)
         self.upright_twins = True
