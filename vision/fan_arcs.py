@@ -38,7 +38,9 @@ PROBE = 0.045
 # edge: a tenth narrower (rendered 18-card fans, 5° a card: the true frames 1.1 times as wide read
 # 98 of 108 indices, 0.9 times as wide 108)
 NARROW = 0.9
-BEYOND = 0.5  # card widths of arc probed beyond the first and the last index read
+# card widths of arc probed beyond the first and the last index read: on rendered 18-card fans at 5°
+# a card, 0.5 left the first two or three cards of a fan unread where those read began at the fourth
+BEYOND = 1.0
 
 
 def arc_frames(frames: list[IndexFrame], middles: list[np.ndarray]) -> list[list[IndexFrame]]:

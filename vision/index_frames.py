@@ -358,15 +358,16 @@ def _probe_arcs(
 ) -> list[tuple[Reading, IndexFrame]]:
     """``found`` with the sure readings along the arcs of the fans whose indices read surely
     (``vision.fan_arcs``, :func:`_arc_readings`). Readings of one code through the finder's frames
-    near one of those are its index read through a frame a little off: the arc's reading takes their
-    place. A code read surely elsewhere (through a frame farther off, or whole) is not read again."""
+    within half a card width of one of those, and unsure ones of any code within a tenth (closer than
+    a 5° fan's neighbouring corners), are its index read through a frame a little off: the arc's
+    reading takes their place. A code read surely elsewhere (farther off, or whole) is not read again."""
     out = list(found)
     for r, fr in _arc_readings(rec, image, found, colour, known):
-        reach = 0.5 * fr.frame.width
+        gap = [float(np.linalg.norm(x[1].frame.origin - fr.frame.origin)) / fr.frame.width for x in out]
         near = [
             x
-            for x in out
-            if x[0].card == r.card and np.linalg.norm(x[1].frame.origin - fr.frame.origin) < reach
+            for x, g in zip(out, gap, strict=True)
+            if (x[0].card == r.card and g < 0.5) or (x[0].confidence < SURE and g < 0.1)
         ]
         others = [o for o, _ in out if not any(o is n for n, _ in near)] + known
         if any(o.card == r.card and o.confidence >= SURE for o in others):
