@@ -392,12 +392,13 @@ def _arc_readings(
     best: dict[str, tuple[Reading, IndexFrame]] = {}
     for arc in arc_frames([fr for _, fr in sure], middles):
         read = _read_frames(rec, image, arc, colour, known)[0]
-        code_at = {id(fr.frame): r.card for r, fr in read}  # each probe's frame is read as it is
+        # a reading's frame is its probe's own (one a corner search moved is taken for no probe's)
+        code_at = {id(fr.frame): r.card for r, fr in read}
         codes = [None] + [code_at.get(id(f.frame)) for f in arc] + [None]  # probe i's is codes[i + 1]
         place = {id(f.frame): i for i, f in enumerate(arc)}
         for r, fr in read:
-            i = place[id(fr.frame)]
-            if r.confidence < SURE or r.card == JOKER or r.card not in (codes[i], codes[i + 2]):
+            i = place.get(id(fr.frame))
+            if i is None or r.confidence < SURE or r.card == JOKER or r.card not in (codes[i], codes[i + 2]):
                 continue
             if r.card not in best or r.confidence > best[r.card][0].confidence:
                 best[r.card] = (r, fr)
