@@ -356,13 +356,21 @@ def _probe_arcs(
     colour: bool,
     known: list[Sighting],
 ) -> list[tuple[Reading, IndexFrame]]:
-    """``found`` with the sure readings along the arcs of the fans whose indices read surely
-    (``vision.fan_arcs``, :func:`_arc_readings`). Readings of one code through the finder's frames
-    within half a card width of one of those, and unsure ones of any code within a tenth (closer than
-    a 5° fan's neighbouring corners), are its index read through a frame a little off: the arc's
-    reading takes their place. A code read surely elsewhere (farther off, or whole) is not read again."""
+    """``found`` with the sure readings along the arcs that its sure upright indices trace (the fans
+    of ``vision.fan_arcs``; the surest reading of each code, :func:`_arc_readings`). Readings of one
+    code through the finder's frames within half a card width of one of those, and unsure ones of any
+    code within a tenth (closer than a 5° fan's neighbouring corners), are its index read through a
+    frame a little off: the arc's reading takes their place. A code read surely elsewhere (farther
+    off, or whole) is not read again."""
+    sure = [(r, fr) for r, fr in found if r.confidence >= SURE and not fr.sideways and r.card != JOKER]
+    middles = [np.mean(np.asarray(r.index_corner, np.float64), axis=0) for r, _ in sure]
+    best: dict[str, tuple[Reading, IndexFrame]] = {}
+    for arc in arc_frames([fr for _, fr in sure], middles):
+        for r, fr in _arc_readings(_read_frames(rec, image, arc, colour, known)[0], arc):
+            if r.card not in best or r.confidence > best[r.card][0].confidence:
+                best[r.card] = (r, fr)
     out = list(found)
-    for r, fr in _arc_readings(rec, image, found, colour, known):
+    for r, fr in best.values():
         gap = [float(np.linalg.norm(x[1].frame.origin - fr.frame.origin)) / fr.frame.width for x in out]
         near = [
             x
@@ -377,32 +385,23 @@ def _probe_arcs(
 
 
 def _arc_readings(
-    rec: Recognizer,
-    image: np.ndarray,
-    found: list[tuple[Reading, IndexFrame]],
-    colour: bool,
-    known: list[Sighting],
+    read: list[tuple[Reading, IndexFrame]], arc: list[IndexFrame]
 ) -> list[tuple[Reading, IndexFrame]]:
-    """The surest reading of each code read surely along the arcs that the upright indices ``found``
-    surely trace. The probes just before and after an index read it too, less surely; a code read at
-    one probe alone, at neither next to it, is an index read through a frame half off it (at the end
-    of one index's probes, taking in part of the next: a false card on a training-family scene)."""
-    sure = [(r, fr) for r, fr in found if r.confidence >= SURE and not fr.sideways and r.card != JOKER]
-    middles = [np.mean(np.asarray(r.index_corner, np.float64), axis=0) for r, _ in sure]
-    best: dict[str, tuple[Reading, IndexFrame]] = {}
-    for arc in arc_frames([fr for _, fr in sure], middles):
-        read = _read_frames(rec, image, arc, colour, known)[0]
-        # a reading's frame is its probe's own (one a corner search moved is taken for no probe's)
-        code_at = {id(fr.frame): r.card for r, fr in read}
-        codes = [None] + [code_at.get(id(f.frame)) for f in arc] + [None]  # probe i's is codes[i + 1]
-        place = {id(f.frame): i for i, f in enumerate(arc)}
-        for r, fr in read:
-            i = place.get(id(fr.frame))
-            if i is None or r.confidence < SURE or r.card == JOKER or r.card not in (codes[i], codes[i + 2]):
-                continue
-            if r.card not in best or r.confidence > best[r.card][0].confidence:
-                best[r.card] = (r, fr)
-    return list(best.values())
+    """The sure readings (no joker) of the probes along one ``arc`` that a probe next to theirs read
+    too. The probes just before and after an index read it too, less surely; a code read at one probe
+    alone, at neither next to it, is an index read through a frame half off it (at the end of one
+    index's probes, taking in part of the next: a false card on a training-family scene)."""
+    # a reading's frame is its probe's own (one a corner search moved is taken for no probe's)
+    code_at = {id(fr.frame): r.card for r, fr in read}
+    codes = [None] + [code_at.get(id(f.frame)) for f in arc] + [None]  # probe i's is codes[i + 1]
+    place = {id(f.frame): i for i, f in enumerate(arc)}
+    out = []
+    for r, fr in read:
+        i = place.get(id(fr.frame))
+        if i is None or r.confidence < SURE or r.card == JOKER or r.card not in (codes[i], codes[i + 2]):
+            continue
+        out.append((r, fr))
+    return out
 
 
 def upright_twins(found: list[tuple[Reading, IndexFrame]]) -> list[IndexFrame]:
