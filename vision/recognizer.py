@@ -797,7 +797,8 @@ WITHIN = 0.9  # of a back's outline lying on another's: one back found twice
 ALONE = 0.5
 # of the smaller, where one of the two is a back guessed from a corner whose lattice read as letters:
 # such an outline is implied by one corner only. Session 27, training-family scenes (val240, val60):
-# every two back sightings overlapping by a fifth or more were one back, twice two of them this one
+# the three pairs of back sightings overlapping by a fifth or more were each one back read twice, and
+# the two of them with a letters back overlapped by 0.67 and 0.73
 LETTERS_WITHIN = 0.5
 TRACED_BACK = "no index; the card-side network sees a back"  # a whole card's outline, read as a back
 LETTERS_BACK = "JOKER letters on a back's lattice"  # a back guessed from one corner's "letters"
