@@ -97,8 +97,9 @@ def prepare(patches: np.ndarray) -> np.ndarray:
     # the arithmetic of ``x.std(axis=…)``, its deviations from the mean kept for the quotient
     # rather than made again (``test_speed_equivalences``)
     dev = x - x.mean(axis=(1, 2, 3), keepdims=True)
-    std = np.sqrt(np.add.reduce(dev * dev, axis=(1, 2, 3), keepdims=True) / x[0].size)
-    out = np.empty((x.shape[0], x.shape[3], x.shape[1], x.shape[2]), np.float32)
+    k, h, w, c = x.shape  # a patch's pixel count from its shape: an empty batch has no first patch
+    std = np.sqrt(np.add.reduce(dev * dev, axis=(1, 2, 3), keepdims=True) / (h * w * c))
+    out = np.empty((k, c, h, w), np.float32)
     return np.divide(dev.transpose(0, 3, 1, 2), std.transpose(0, 3, 1, 2) + 4.0, out=out)
 
 

@@ -695,8 +695,10 @@ def _one_sighting_per_back(sightings: list[Sighting], shape: tuple[int, ...] | N
     for b in backs:
         outline = _in_frame(np.array(b.outline, np.float32), shape).reshape(-1, 1, 2)
         letters = b.evidence[:1] == (LETTERS_BACK,)
-        if in_a_back(outline, kept, LETTERS_WITHIN if letters else WITHIN) or in_a_back(
-            outline, kept_letters, LETTERS_WITHIN
+        # a letters back is held to the lower share against every back kept, any other back against
+        # the letters backs kept
+        if in_a_back(outline, kept, LETTERS_WITHIN if letters else WITHIN) or (
+            not letters and in_a_back(outline, kept_letters, LETTERS_WITHIN)
         ):
             dropped.add(id(b))
         else:
