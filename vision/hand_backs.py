@@ -39,6 +39,9 @@ from vision.sighting import BACK, Sighting
 BACK_SURE = 0.95  # a guessed quad must look surely like a back (a quad found whole needs BACK_THRESHOLD)
 SAME_SIZE = 0.2  # a face-down hand's cards are as wide as the faces read elsewhere, within this fraction
 MERGED = 1.4  # card areas: a back's outline bigger than this is more than one card
+# card areas: a back's outline bigger than this may be two (rendered face-down hands outlined as one
+# measured 1.16-1.37 of the faces' cards, the backs outlined alone 0.76-0.97)
+MAYBE_TWO = 1.1
 SAME_BACK = 0.6  # of the smaller of two back outlines that overlap: the same back
 # a hole card lies under its own up card, never half on another back: a hypothesis of one that
 # overlaps a back seen by half of the smaller is that back, shifted (the hole-card network takes
@@ -53,6 +56,10 @@ FACE_SURE = 0.99  # a face read this surely: a region corner at one of its corne
 SAME_CORNER = 0.1  # card widths: a region corner this near a face's corner is that corner
 ON_REGION = 0.9  # of a hypothesis' area inside the region's outline: a card does not overhang the table
 HAND_CARDS = 4  # a region bigger than this many cards is not one hand (a pale table merged with its cards)
+# of a hypothesis' area outside the cards seen, at least: one lying half on a back and half on the
+# face over it is those two cards (a hole card shows about half of itself beside its up card)
+OWN_PART = 0.3
+ON_A_BACK = 0.25  # and of its area on a back seen, at least (a face's outline alone may lie under it)
 HOLDS_PART = 0.8  # of a part's area inside a hypothesis grown from it
 ON_CARDS = 0.6  # mean interior probability over a grown hypothesis: it lies on card surface
 EVIDENCE = "a back among the corners of a merged region"
@@ -67,13 +74,17 @@ def backs_in_regions(
     *,
     typical: float | None = None,
     sure: float = BACK_SURE,
+    maybe_two: float | None = None,
 ) -> list[Sighting]:
     """Backs lying in the merged regions ``blobs`` of the BGR ``image``, other than the backs among
     the ``known`` sightings: hypotheses the card-side network takes for a back at ``sure`` or more.
     (A face's outline may be a guess spanning its whole hand, so faces are left to the card-side
     network, which takes a face's quad for a face, and to the recogniser's rule that a back never
     covers a face's index.) ``typical``: the width of the frame's cards, where known otherwise than
-    from the faces read."""
+    from the faces read. ``maybe_two``: card areas (of cards ``typical`` wide) above which a known
+    back may be two backs of a hand outlined as one (by the region's outer corners): it is searched
+    too, and stands unless two backs are found in it (``split_hands`` then drops it); one found in
+    it is that back again."""
     faces = [s for s in known if s.index_corner and s.card != BACK]
     # the width of the cards read in the frame: a region with no face read in it (a hand dealt face
     # down) is a hand only when its corners say a card of that width
@@ -85,11 +96,9 @@ def backs_in_regions(
         )
     # a back outline far bigger than such a card is a face-down hand taken for one card: the backs
     # found in it are not that "back" again (``split_hands`` then drops it)
-    backs = [
-        np.asarray(s.outline, np.float32).reshape(-1, 1, 2)
-        for s in known
-        if s.card == BACK and s.outline and not _a_hand(s, typical)
-    ]
+    known_backs = [s for s in known if s.card == BACK and s.outline and not _a_hand(s, typical)]
+    pairs = [s for s in known_backs if maybe_two is not None and _a_hand(s, typical, maybe_two)]
+    backs = [np.asarray(s.outline, np.float32).reshape(-1, 1, 2) for s in known_backs if s not in pairs]
     # most of a hand's hypotheses are its faces again, not worth the card-side network's look: any
     # from a corner of a face read surely (two cards do not share a corner). One that clearly covers
     # an index read is a hole card under its up card only if the network is surer (``UNDER_SURE``)
@@ -134,16 +143,47 @@ def backs_in_regions(
         key=lambda t: -t[0],
     )
     out: list[Sighting] = []
+    cards = [np.asarray(s.outline, np.float32).reshape(-1, 1, 2) for s in faces if s.outline]
     for _, quad, width, under in ranked:
         if in_a_back(quad, backs, UNDER_SAME if under else SAME_BACK):
             continue  # a surer hypothesis of this back stands
+        if not under and _seen_already(quad, cards, backs):
+            continue  # part of a back seen and part of the face over it
         backs.append(quad.astype(np.float32).reshape(-1, 1, 2))
         # a hole card's sides in view are the region's own edges at the corner it was traced from; the
         # others lie under the face, where the nearest edges are the face's and its print's
         snapped = quad if under else snap_to_edges(image, quad, 0.08 * width)
         outline = tuple((float(x), float(y)) for x, y in snapped)
         out.append(Sighting(BACK, 0.8, outline, None, evidence=(UNDER if under else EVIDENCE,)))
+    for pair in pairs:
+        inside = [b for b in out if _holds(np.asarray(pair.outline, np.float32).reshape(-1, 1, 2), b.outline)]
+        if len(inside) == 1:
+            out.remove(inside[0])
     return out
+
+
+def _seen_already(quad: np.ndarray, faces: list[np.ndarray], backs: list[np.ndarray]) -> bool:
+    """Whether the outlines of the ``faces`` and ``backs`` seen cover all but ``OWN_PART`` of
+    ``quad``, the backs ``ON_A_BACK`` of it or more."""
+    return _own_share(quad, faces + backs) < OWN_PART and _own_share(quad, backs) <= 1 - ON_A_BACK
+
+
+def _own_share(quad: np.ndarray, others: list[np.ndarray]) -> float:
+    """The share of ``quad`` that none of the outlines ``others`` (N × 1 × 2) covers."""
+    q = quad.astype(np.float32).reshape(-1, 2)
+    x0, y0 = np.floor(q.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(q.max(axis=0)).astype(int)
+    f = min(1.0, 128.0 / max(x1 - x0, y1 - y0, 1))  # the share needs no finer raster than this
+    shape = (int((y1 - y0) * f) + 2, int((x1 - x0) * f) + 2)
+    mask = np.zeros(shape, np.uint8)
+    cv2.fillPoly(mask, [np.round((q - (x0, y0)) * f).astype(np.int32)], 1)
+    area = set_pixels(mask)
+    if area == 0:
+        return 0.0
+    for o in others:
+        pts = o.reshape(-1, 2).astype(np.float32)
+        cv2.fillPoly(mask, [np.round((pts - (x0, y0)) * f).astype(np.int32)], 0)
+    return set_pixels(mask) / area
 
 
 def _holds_an_index(quad: np.ndarray, indices: list[np.ndarray], inset: float) -> bool:
@@ -188,10 +228,11 @@ def split_hands(sightings: list[Sighting], found: list[Sighting]) -> list[Sighti
     return [s for s in sightings if s.card != BACK or not holds_two(s)]
 
 
-def _a_hand(s: Sighting, typical: float) -> bool:
-    """Whether the outline of ``s`` is far bigger (``MERGED``) than a card ``typical`` wide."""
+def _a_hand(s: Sighting, typical: float, cards: float = MERGED) -> bool:
+    """Whether the outline of ``s`` is bigger than ``cards`` cards ``typical`` wide (``MERGED``: far
+    bigger than one)."""
     area = abs(float(cv2.contourArea(np.asarray(s.outline, np.float32))))
-    return typical > 0 and area > MERGED * CARD_ASPECT * typical**2
+    return typical > 0 and area > cards * CARD_ASPECT * typical**2
 
 
 def in_a_back(quad: np.ndarray, backs: list[np.ndarray], share: float = SAME_BACK) -> bool:

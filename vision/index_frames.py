@@ -72,6 +72,9 @@ CLOSER_HEAT = 0.5
 # 1280 × 960 and of 3200 × 2400 pixels: 28 to 44 px and 1.5, 2 and 2.5 times measured)
 SMALL_CARD = 36
 SMALL_PASS = 2
+# card widths outside a face read from its pips alone that its index may lie (its outline, cut
+# short by a card it lies on, may stop short of it)
+PIPS_REACH = 0.25
 # a step between finding the index frames and reading them: (recogniser, image, frames) → frames
 FrameStep = Callable[["Recognizer", np.ndarray, list[IndexFrame]], list[IndexFrame]]
 
@@ -89,6 +92,58 @@ def find_frames(
     for step in rec.frame_steps:
         frames = step(rec, view, frames)
     return frames
+
+
+def indexed_pips(
+    rec: Recognizer, view: np.ndarray, maps: FinderMaps, sightings: list[Sighting], colour: bool
+) -> list[Sighting]:
+    """``sightings`` with each face read from its pips alone (no index read at its outline's
+    corners) read again at an index the finder saw on or by it: where one of them reads the same
+    code surely, the face is that index's reading (its outline stays the finder's). A threshold
+    region cut short by the card it lies on (a hole card tucked under its up card) gives an outline
+    whose corners miss the index; the face read without it would hide that index from the frames
+    read next, and leave it bare for a back to be guessed over it."""
+    pips = [s for s in sightings if s.card not in (BACK, JOKER) and s.index_corner is None]
+    if not pips:
+        return sightings
+    frames = [f for f in index_frames(maps, rec.min_index_heat) if not f.sideways]
+    out = []
+    for s in sightings:
+        better = _index_of(rec, view, s, frames, colour) if s in pips else None
+        out.append(better or s)
+    return out
+
+
+def _index_of(
+    rec: Recognizer, view: np.ndarray, face: Sighting, frames: list[IndexFrame], colour: bool
+) -> Sighting | None:
+    """``face`` read surely at one of ``frames`` whose index lies within ``PIPS_REACH`` of its
+    width of its outline (with that index), or None."""
+    outline = np.array(face.outline, np.float32)
+    reach = PIPS_REACH * float(min(np.linalg.norm(np.roll(outline, -1, axis=0) - outline, axis=1)))
+    poly = outline.reshape(-1, 1, 2)
+    best: tuple[Reading, IndexFrame] | None = None
+    for fr in frames:
+        if cv2.pointPolygonTest(poly, index_point(fr), True) < -reach:
+            continue
+        r, _ = rec._read(view, fr.frame, False, colour)
+        if (
+            r is not None
+            and r.card == face.card
+            and r.confidence >= SURE
+            and (best is None or r.confidence > best[0].confidence)
+        ):
+            best = (r, fr)
+    if best is None:
+        return None
+    r, fr = best
+    return Sighting(
+        face.card,
+        max(face.confidence, r.confidence),
+        face.outline,
+        r.index_corner,
+        evidence=("index", f"{r.card}:{r.confidence:.2f}", *face.evidence),
+    )
 
 
 def big_card_frames(

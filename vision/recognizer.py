@@ -37,7 +37,7 @@ from vision.face_reader import check_faces, faces_alone
 from vision.finder import FinderMaps, IndexFrame, default_finder, find_cards
 from vision.frame_copies import sharing, subsampled
 from vision.glyphs import RANK_CLASSES, SUIT_CLASSES, GlyphModel, default_model
-from vision.hand_backs import UNDER, backs_in_regions, completed_backs, in_a_back, split_hands
+from vision.hand_backs import MAYBE_TWO, UNDER, backs_in_regions, completed_backs, in_a_back, split_hands
 from vision.index import (
     PX,
     IndexGlyphs,
@@ -53,6 +53,7 @@ from vision.index_frames import (
     FrameStep,
     TakenIndices,
     find_frames,
+    indexed_pips,
     letters_on_a_back,
     read_index_frames,
 )
@@ -489,6 +490,8 @@ class Recognizer:
             if s := self._read_quad(view, q, colour):
                 sightings.append(s)
                 read_tentative.append(q)
+        if maps is not None and self.mode == "table":
+            sightings = indexed_pips(self, view, maps, sightings, colour)
         frames = find_frames(self, view, maps, sightings) if maps is not None else []
         for s in read_index_frames(self, view, frames, colour, sightings):
             sightings.append(s)
@@ -534,7 +537,7 @@ class Recognizer:
                 grown = completed_backs(view, parts, sightings, maps)
                 sightings += [b for b in grown if not _covers_an_index(b, sightings)]
             # a back built from a region's outer corners is a whole card, never a court card's inner frame
-            held = backs_in_regions(view, blobs, sightings)
+            held = backs_in_regions(view, blobs, sightings, maybe_two=MAYBE_TWO)
             # (one under a face holds that face's index: ``backs_in_regions`` asked more of it)
             held = [b for b in held if b.evidence == (UNDER,) or not _covers_an_index(b, sightings)]
             sightings = split_hands(sightings, held) + held

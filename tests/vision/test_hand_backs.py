@@ -149,3 +149,33 @@ def test_a_hole_card_is_reported_once_though_a_shifted_hypothesis_of_it_looks_li
     )
     found = Recognizer("table").recognize(shot.image)
     assert Counter(s.card for s in found) == Counter(codes)
+
+
+def test_a_face_down_hand_outlined_as_one_card_is_read_as_its_two_backs() -> None:
+    # two hands dealt face down between two face-up ones: the threshold finder outlined each face-down
+    # pair by its outer corners, a quad 1.2-1.4 cards big that the card-side network took for one back
+    for background, seed, codes in (
+        ("felt", 6, ["JD", "AS", "BK", "BK", "7S", "JK", "BK", "BK"]),
+        ("felt", 0, ["2H", "2D", "BK", "BK", "5C", "8D", "BK", "BK"]),
+    ):
+        shot = SimulatedCamera(size=(1920, 1080), background=background, seed=seed, card_width=170).frame_for(
+            codes, "hand"
+        )
+        found = Recognizer("table").recognize(shot.image)
+        assert Counter(s.card for s in found) == Counter(codes), (background, seed)
+
+
+def test_a_back_a_little_bigger_than_a_card_is_not_found_again_inside_itself() -> None:
+    # the search inside a back that may be two stands only when it finds two: one back found there is
+    # that back again
+    shot = SimulatedCamera(size=(1280, 720), background="felt", seed=2, card_width=160).frame_for(
+        ["7C", "BK"], "row"
+    )
+    c = shot.placements[1].corners()
+    x, y = c[1] - c[0], c[3] - c[0]
+    corner = CornerFrame(c[0], x / np.linalg.norm(x), y / np.linalg.norm(y), 160.0)
+    faces = [s for s in Recognizer("table").recognize(shot.image) if s.card == "7C"]
+    grown = (c - c.mean(axis=0)) * 1.1 + c.mean(axis=0)  # 1.21 cards: it may be two
+    back = Sighting(BACK, 0.8, tuple(map(tuple, grown)), None)
+    region = (Blob(grown, (corner,)),)
+    assert backs_in_regions(shot.image, region, [*faces, back], maybe_two=1.1) == []

@@ -347,9 +347,11 @@ def test_the_regions_of_hands_read_surely_are_not_searched_again(
     searched: list[int] = []
     real_backs = hand_backs.backs_in_regions
 
-    def backs_in_regions(image: np.ndarray, blobs: tuple[object, ...], known: list[Sighting]) -> object:
+    def backs_in_regions(
+        image: np.ndarray, blobs: tuple[object, ...], known: list[Sighting], **options: Any
+    ) -> object:
         searched.append(len(blobs))
-        return real_backs(image, blobs, known)  # type: ignore[arg-type]
+        return real_backs(image, blobs, known, **options)  # type: ignore[arg-type]
 
     monkeypatch.setattr(recognizer, "backs_in_regions", backs_in_regions)
     found = Recognizer("table").recognize(bench_hands.image)
