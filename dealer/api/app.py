@@ -35,8 +35,8 @@ def create_app(host_factory: HostFactory) -> FastAPI:
             table.host.metrics = registry
         app.state.night = night
         app.state.host = night.default
-        await run_in_threadpool(night.start)
         try:
+            await run_in_threadpool(night.start)  # a camera that does not open fails here
             yield
         finally:
             books = getattr(app.state, "scorebooks", None)  # opened on first use by the score routes

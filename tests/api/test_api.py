@@ -13,6 +13,7 @@ from dealer.api import create_app
 from dealer.config import load_settings
 from dealer.store import EventStore, Role, rebuild_state
 from dealer.table.host import TableHost
+from vision import SourceError
 
 
 def auth(token: str) -> dict[str, str]:
@@ -32,6 +33,24 @@ def test_health_and_state_on_a_fresh_table_and_after_restart(tmp_path: Path) -> 
         again = client.get("/state").json()
         assert again["shoe"]["cut_index"] == shoe["cut_index"]  # resumed, not reshuffled
         assert again["seq"] == state["seq"]
+
+
+def test_a_table_that_fails_to_start_stops_its_simulated_shoe(tmp_path: Path) -> None:
+    # the camera source is opened at start, after the shoe's simulator process is up
+    settings = load_settings(None, table={"db": tmp_path / "t.db", "game": "blackjack", "pace_ms": 0},
+                             devices={"shoe": "sim", "shuffler": "none", "reels": "none",
+                                      "camera": str(tmp_path / "missing.avi")})
+    simulators = []
+
+    def open_host() -> TableHost:
+        host = TableHost.open(settings)
+        simulators.append(host.hardware.shoe.simulator)
+        return host
+
+    with pytest.raises(SourceError), TestClient(create_app(open_host)):
+        pass
+    (simulator,) = simulators
+    assert not simulator.running and not Path(simulator.port).parent.exists()  # its fbsim- folder
 
 
 def test_no_token_is_401_and_a_bad_token_too(secured: tuple[TestClient, dict[str, str]]) -> None:
