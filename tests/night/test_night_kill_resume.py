@@ -25,7 +25,8 @@ def snapshot(server: Server) -> dict[str, Any]:
 
 def test_a_killed_night_resumes_every_table_and_every_players_chips(tmp_path: Path) -> None:
     config = write_night_file(tmp_path, TABLES, GUESTS)
-    server = Server(config=config)
+    # nothing outlives the SIGKILL to remove the shoe simulator's temporary folder: keep it in tmp_path
+    server = Server(config=config, env={"TMPDIR": str(tmp_path)})
     try:
         ids = {p["name"]: p["id"] for p in server.get("/api/players")}
         for name in GUESTS:
