@@ -96,10 +96,14 @@ class TableHost:
 
         table = open_table(settings)
         host = cls(settings, table, TokenStore(Path(settings.table.db)))
-        if devices and any(getattr(settings.devices, k) != "none" for k in ("shoe", "shuffler", "reels")):
-            host._open_hardware()
-        if devices and settings.devices.camera not in ("sim", "none"):
-            host._open_camera()
+        try:
+            if devices and any(getattr(settings.devices, k) != "none" for k in ("shoe", "shuffler", "reels")):
+                host._open_hardware()
+            if devices and settings.devices.camera not in ("sim", "none"):
+                host._open_camera()
+        except BaseException:  # e.g. a device shoe that refuses the game's shoe: close what is open
+            host.stop()
+            raise
         return host
 
     def _open_camera(self) -> None:
