@@ -100,10 +100,14 @@ class Night:
             cage.close()
             raise
         night = cls(tables, cage, name=settings.night.name, settings=settings)
-        for guest in settings.night.guests:
-            if cage.state.by_name(guest) is None:
-                night.add_player(guest)
-        night.recover()
+        try:
+            for guest in settings.night.guests:
+                if cage.state.by_name(guest) is None:
+                    night.add_player(guest)
+            night.recover()
+        except BaseException:
+            night.stop()
+            raise
         return night
 
     @classmethod

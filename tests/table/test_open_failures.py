@@ -11,7 +11,7 @@ import pytest
 
 import firmware_bridge as fb
 from dealer.config import NightSettings, load_settings
-from dealer.core.errors import DealerError
+from dealer.core.errors import DealerError, IllegalOperation
 from dealer.store import EventStore
 from dealer.table.host import TableHost
 from dealer.table.night import Night
@@ -77,4 +77,13 @@ def test_a_night_whose_second_table_fails_closes_the_first_and_the_cage(
     assert simulators_in(sim_dir) == []
     assert closed_log(tmp_path / "one.db") and closed_log(tmp_path / "two.db")
     assert closed_log(tmp_path / "cage.db") == 0  # no guests yet
+
+
+def test_a_night_whose_guest_is_refused_closes_its_tables_and_the_cage(tmp_path: Path, sim_dir: Path) -> None:
+    settings = night_of(tmp_path, {"id": "one"}, guests=("Ann", "x" * 41))
+    with pytest.raises(IllegalOperation, match="1 to 40 characters"):
+        Night.open(settings)
+    assert simulators_in(sim_dir) == []
+    assert closed_log(tmp_path / "one.db")
+    assert closed_log(tmp_path / "cage.db") == 1  # Ann, added before the refused name
 
