@@ -27,13 +27,17 @@ def logged_game(store: EventStore) -> str | None:
 
 def open_table(settings: Settings) -> Table:
     store = EventStore.open(settings.table.db)
-    game = logged_game(store) or settings.table.game
-    table = Table(settings.table.name, store, game=game)
-    ensure_game(table, settings)
-    ensure_shoe(table, settings)
-    shoe = table.state.shoe
-    if settings.table.mode == "live" and shoe is not None and shoe.mode is ShoeMode.KNOWN:
-        table.submit(ObserveShoe())  # a live table's cards are seen, never drawn by the engine
+    try:
+        game = logged_game(store) or settings.table.game
+        table = Table(settings.table.name, store, game=game)
+        ensure_game(table, settings)  # refuses rules the game does not take
+        ensure_shoe(table, settings)
+        shoe = table.state.shoe
+        if settings.table.mode == "live" and shoe is not None and shoe.mode is ShoeMode.KNOWN:
+            table.submit(ObserveShoe())  # a live table's cards are seen, never drawn by the engine
+    except BaseException:
+        store.close()
+        raise
     return table
 
 

@@ -87,3 +87,10 @@ def test_a_night_whose_guest_is_refused_closes_its_tables_and_the_cage(tmp_path:
     assert closed_log(tmp_path / "one.db")
     assert closed_log(tmp_path / "cage.db") == 1  # Ann, added before the refused name
 
+
+def test_a_table_whose_rules_are_refused_closes_its_log(tmp_path: Path) -> None:
+    settings = load_settings(None, table={"db": tmp_path / "t.db", "game": "blackjack", "rules": "decks=99"},
+                             devices={**SHOE_ONLY, "shoe": "none"})
+    with pytest.raises(IllegalOperation, match="1 to 16 decks"):
+        TableHost.open(settings)
+    closed_log(tmp_path / "t.db")
