@@ -11,6 +11,7 @@ from vision import Recognizer, SimulatedCamera
 from vision.detect import Blob, CornerFrame
 from vision.hand_backs import EVIDENCE, GROWN, backs_in_regions, split_hands
 from vision.sighting import BACK, Sighting
+from vision.simcam import SimFrame
 
 
 def _hole_card_frames() -> list[tuple[str, int, int]]:
@@ -50,15 +51,20 @@ def test_a_region_without_a_face_read_in_it_gives_no_back() -> None:
     assert backs_in_regions(shot.image, det.blobs, []) == []  # ...but no face was read in it
 
 
-def test_a_region_far_bigger_than_a_hand_gives_no_back() -> None:
-    # a pale table merged with its cards: the region is the frame, not a hand. A corner of a real
-    # back lies on it, so only the region's size keeps the back from being reported from it
+def _back_beside_a_seven() -> tuple[SimFrame, np.ndarray, CornerFrame]:
+    """A 7C and a back side by side, the back's corners and its top-left corner as a region's."""
     shot = SimulatedCamera(size=(1280, 720), background="felt", seed=2, card_width=160).frame_for(
         ["7C", "BK"], "row"
     )
     c = shot.placements[1].corners()
     x, y = c[1] - c[0], c[3] - c[0]
-    corner = CornerFrame(c[0], x / np.linalg.norm(x), y / np.linalg.norm(y), 160.0)
+    return shot, c, CornerFrame(c[0], x / np.linalg.norm(x), y / np.linalg.norm(y), 160.0)
+
+
+def test_a_region_far_bigger_than_a_hand_gives_no_back() -> None:
+    # a pale table merged with its cards: the region is the frame, not a hand. A corner of a real
+    # back lies on it, so only the region's size keeps the back from being reported from it
+    shot, c, corner = _back_beside_a_seven()
     frame = np.array([[0, 0], [1279, 0], [1279, 719], [0, 719]], np.float64)
     faces = [s for s in Recognizer("table").recognize(shot.image) if s.card == "7C"]
     assert faces  # a face read in the frame says how wide a card is
@@ -168,12 +174,7 @@ def test_a_face_down_hand_outlined_as_one_card_is_read_as_its_two_backs() -> Non
 def test_a_back_a_little_bigger_than_a_card_is_not_found_again_inside_itself() -> None:
     # the search inside a back that may be two stands only when it finds two: one back found there is
     # that back again
-    shot = SimulatedCamera(size=(1280, 720), background="felt", seed=2, card_width=160).frame_for(
-        ["7C", "BK"], "row"
-    )
-    c = shot.placements[1].corners()
-    x, y = c[1] - c[0], c[3] - c[0]
-    corner = CornerFrame(c[0], x / np.linalg.norm(x), y / np.linalg.norm(y), 160.0)
+    shot, c, corner = _back_beside_a_seven()
     faces = [s for s in Recognizer("table").recognize(shot.image) if s.card == "7C"]
     grown = (c - c.mean(axis=0)) * 1.1 + c.mean(axis=0)  # 1.21 cards: it may be two
     back = Sighting(BACK, 0.8, tuple(map(tuple, grown)), None)
