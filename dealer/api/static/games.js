@@ -51,7 +51,7 @@ GAME_VIEWS.blackjack = (g, state) => {
     const shown = hands.length ? hands : [];
     const occupied = players[String(n)] || seat.bet || hands.length;
     const box = el("div", { class: `seat-spot${occupied ? "" : " empty"}${g.turn && String(g.turn.seat ?? g.turn) === String(n) ? " to-act" : ""}${shown.length > 1 ? " split" : ""}`,
-      "data-seat-spot": n, style: `left:${spots[n - 1].x}%;top:${spots[n - 1].y}%` });
+      "data-seat-spot": n, style: `left:${spots[n - 1].x}%;--y:${spots[n - 1].y}%;--hands:${Math.max(1, shown.length)}` });
     const chips = seatChips(state, n);
     box.append(el("div", { class: "seat-name" }, el("span", { class: "who", text: seatName(state, n) }), chips != null && occupied ? el("span", { class: "chips-count", text: chips }) : null));
     shown.forEach((hand, i) => {
