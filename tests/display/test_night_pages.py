@@ -182,6 +182,23 @@ def test_control_page_every_button_does_something(browser: Any, night: NightServ
     page.close()
 
 
+def test_take_over_stays_put_while_autoplay_plays(browser: Any, night: NightServer) -> None:
+    # a tap on "Take over" lands where the button was a moment before: cards dealt, bets placed and
+    # cards read must not move it (below them it moved with every event, and a tap missed it)
+    page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
+    page.goto(f"{night.url}/tables/bj/control")
+    page.wait_for_selector("body[data-connected=yes] [data-game-view]", timeout=20_000)
+    where = "(() => { const r = document.getElementById('autoplay-off').getBoundingClientRect();" \
+            " return [Math.round(r.left), Math.round(r.top + scrollY), Math.round(r.width)]; })()"
+    seen = {tuple(page.evaluate(where))}
+    for _ in range(12):  # twelve events of autoplay, each drawn
+        seq = int(page.get_attribute("body", "data-seq"))
+        page.wait_for_function(f"Number(document.body.dataset.seq) > {seq}", timeout=30_000)
+        seen.add(tuple(page.evaluate(where)))
+    page.close()
+    assert len(seen) == 1, seen
+
+
 def test_control_page_runs_a_blackjack_round_by_taps(browser: Any, night: NightServer) -> None:
     page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
     page.goto(f"{night.url}/tables/bj/control")
