@@ -10,7 +10,8 @@ from serving import Server
 
 def test_killed_server_resumes_the_same_round(tmp_path: Path) -> None:
     db = tmp_path / "table.db"
-    server = Server(db)
+    # nothing outlives the SIGKILL to remove its device simulators' temporary folders: keep them in tmp_path
+    server = Server(db, env={"TMPDIR": str(tmp_path)})
     try:
         deadline = time.monotonic() + 60
         while True:  # wait until a round is under way, past its first rounds
