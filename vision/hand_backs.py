@@ -164,8 +164,8 @@ def backs_in_regions(
 
 def _seen_already(quad: np.ndarray, faces: list[np.ndarray], backs: list[np.ndarray]) -> bool:
     """Whether the outlines of the ``faces`` and ``backs`` seen cover all but ``OWN_PART`` of
-    ``quad``, the backs ``ON_A_BACK`` of it or more."""
-    return _own_share(quad, faces + backs) < OWN_PART and _own_share(quad, backs) <= 1 - ON_A_BACK
+    ``quad``, the backs ``ON_A_BACK`` of it or more (asked first: most hypotheses lie on no back)."""
+    return _own_share(quad, backs) <= 1 - ON_A_BACK and _own_share(quad, faces + backs) < OWN_PART
 
 
 def _own_share(quad: np.ndarray, others: list[np.ndarray]) -> float:

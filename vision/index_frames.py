@@ -103,15 +103,14 @@ def indexed_pips(
     region cut short by the card it lies on (a hole card tucked under its up card) gives an outline
     whose corners miss the index; the face read without it would hide that index from the frames
     read next, and leave it bare for a back to be guessed over it."""
-    pips = [s for s in sightings if s.card not in (BACK, JOKER) and s.index_corner is None]
-    if not pips:
+
+    def pips_only(s: Sighting) -> bool:
+        return s.card not in (BACK, JOKER) and s.index_corner is None
+
+    if not any(pips_only(s) for s in sightings):
         return sightings
     frames = [f for f in index_frames(maps, rec.min_index_heat) if not f.sideways]
-    out = []
-    for s in sightings:
-        better = _index_of(rec, view, s, frames, colour) if s in pips else None
-        out.append(better or s)
-    return out
+    return [(_index_of(rec, view, s, frames, colour) if pips_only(s) else None) or s for s in sightings]
 
 
 def _index_of(
