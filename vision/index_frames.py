@@ -184,7 +184,8 @@ def small_card_frames(
     rec: Recognizer, view: np.ndarray, maps: FinderMaps, frames: list[IndexFrame]
 ) -> list[IndexFrame]:
     """``frames`` and those of small cards from passes at ``SMALL_PASS`` times the working size, and
-    again at twice that while the cards seen stay small (at most ``SMALL_MOST`` times the working size),
+    again at twice that while the cards seen stay small (at most ``SMALL_MOST`` times the working size;
+    ``Recognizer.deeper_small_pass``),
     where their indices are as many network pixels as the finder learned to see: at 512 px a 3200-px
     photo's 100-px card is 16 network pixels wide and a 1280-px frame's 50-px card 20, its index 4
     tall. Run only where the cards in view are small: the median card width of the first pass's
@@ -199,7 +200,8 @@ def small_card_frames(
         return frames
     long_side = max(view.shape[:2])
     size, out = rec.finder_size, list(frames)
-    while size < SMALL_MOST * rec.finder_size:
+    most = SMALL_MOST if rec.deeper_small_pass else SMALL_PASS
+    while size < most * rec.finder_size:
         last, size = size, min(SMALL_PASS * size, long_side)
         if size <= last * (1.5 if last > rec.finder_size else 1.0):
             break  # (nearly) the frame's own size was seen already

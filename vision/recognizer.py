@@ -143,6 +143,8 @@ class Recognizer:
         self.coarse_pass = True  # a second, half-size pass of the learned finder for big cards
         # and a pass at twice the size for small cards (vision.index_frames.small_card_frames)
         self.small_pass = True
+        # and again at twice that while the cards it sees are still small (a phone photo of a table)
+        self.deeper_small_pass = True
         # a second look at twice the finder's resolution where the first left doubt: round indices
         # seen but not read, and on card surface no card read covers (vision.closer_look)
         self.closer_look = True

@@ -1,6 +1,7 @@
 """The learned finder's pass at twice its working size where the cards in view are small
 (vision.index_frames.small_card_frames): a phone photo of a whole table shows cards of 100 px in a
-3200-px frame, 16 network pixels wide at the finder's 512."""
+3200-px frame, 16 network pixels wide at the finder's 512; and again at four times that size where those
+cards are still small (a 4032-px photo of 55-px cards)."""
 
 from __future__ import annotations
 
@@ -103,3 +104,46 @@ def test_a_big_photos_table_grain_is_not_traced_for_corners(monkeypatch: pytest.
     found = Counter(s.card for s in Recognizer("table").recognize(cam.frame_for(codes, "scatter").image))
     assert found == Counter(codes)
     assert traced and max(traced) <= detect.MAX_SPREAD
+
+
+@pytest.mark.parametrize(
+    ("background", "size", "width"),
+    [("light_wood", (4032, 3024), 55), ("white", (4032, 3024), 55), ("light_wood", (6000, 4000), 80)],
+)
+def test_cards_still_small_at_twice_the_size_are_looked_for_at_four_times_it(
+    monkeypatch: pytest.MonkeyPatch, background: str, size: tuple[int, int], width: int
+) -> None:
+    # hands of 55-px cards in a 4032-px phone photo are 7 network pixels wide at the first pass and 14
+    # at the second, where a lower card's index is lost beside the upper card's; at 2048 px they are 28
+    image = SimulatedCamera(size=size, background=background, seed=5, card_width=width).frame_for(
+        CODES, "hand"
+    ).image
+    finder = default_finder()
+    real_run = type(finder).run
+    runs: list[int] = []
+    monkeypatch.setattr(
+        type(finder), "run", lambda self, im, side: runs.append(side) or real_run(self, im, side)
+    )
+    rec = Recognizer("table")
+    reads_more_with(rec, image, CODES, len(CODES), "deeper_small_pass")
+    small_passes = [s for s in runs if s > rec.finder_size]
+    # read whole with the deeper pass; the second reading (without it) stops at twice the size
+    assert 4 * rec.finder_size in small_passes
+    assert max(small_passes) == 4 * rec.finder_size  # never more: the frame itself is far bigger
+
+
+def test_a_frame_under_one_and_a_half_times_the_second_pass_gets_no_third(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the benchmark scenes' 1280-px frames: the 1024-px pass has seen all but a fifth more
+    finder = default_finder()
+    real_run = type(finder).run
+    runs: list[int] = []
+    monkeypatch.setattr(
+        type(finder), "run", lambda self, im, side: runs.append(side) or real_run(self, im, side)
+    )
+    image = SimulatedCamera(size=(1280, 960), background="light_wood", seed=5, card_width=40).frame_for(
+        CODES, "hand"
+    ).image
+    Recognizer("table").recognize(image)
+    assert 1024 in runs and max(runs) <= 1024
