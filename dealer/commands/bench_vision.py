@@ -21,13 +21,15 @@ from dealer.commands.output import console, print_json
 
 # issue 13, on one core: a shoe-window frame, a 1920×1080 table frame with up to 12 cards, a 24 MP photo
 # (the 12 cards laid apart, dealt as a blackjack table's six two-card hands, overlapping, and laid
-# apart 100 px wide, where the learned finder looks again at twice its working size)
+# apart 100 px wide, where the learned finder looks again at twice its working size; and a phone photo
+# of hands of small cards, where it looks at four times that size)
 TARGETS_MS = {
     "shoe_frame_640x480": 5.0,
     "table_frame_1920x1080_12_cards": 50.0,
     "table_frame_1920x1080_6_hands": 50.0,
     "table_frame_1920x1080_12_small_cards": 50.0,
     "photo_6000x4000_9_cards": 1500.0,
+    "photo_6000x4000_8_small_cards": 1500.0,
 }
 # a live camera over the six hands (vision.LiveRecognizer): a frame in which nothing changed since the
 # last frame read. Not the issue's measure (a frame read whole, above): what the camera costs while the
@@ -39,6 +41,7 @@ LABELS = {
     "table_frame_1920x1080_6_hands": "table frame 1920×1080, 12 cards in 6 hands",
     "table_frame_1920x1080_12_small_cards": "table frame 1920×1080, 12 cards 100 px wide",
     "photo_6000x4000_9_cards": "photo 6000×4000 (24 MP), 9 cards",
+    "photo_6000x4000_8_small_cards": "photo 6000×4000 (24 MP), 8 cards 80 px wide in 4 hands",
 }
 LIVE_LABELS = {
     "live_1920x1080_unchanged": "live 1920×1080, twelve cards in six hands: a frame where nothing changed",
@@ -130,6 +133,9 @@ def run_bench(repeat: int = 5, finder: str | None = None) -> dict[str, object]:
     # a 24-megapixel phone photo of a light table: five board cards and two hands
     big_cam = SimulatedCamera(size=(6000, 4000), background="light_wood", seed=13, card_width=520)
     photo = [big_cam.frame_for(codes[:9], layout="scatter").image]
+    # the same table photographed from further away: four hands of 80-px cards
+    far_photo_cam = SimulatedCamera(size=(6000, 4000), background="light_wood", seed=5, card_width=80)
+    far_photo = [far_photo_cam.frame_for(codes[:8], layout="hand").image]
     # the same six hands dealt a card at a time on one table, then left lying (each frame its own noise)
     live_cam = SimulatedCamera(size=(1920, 1080), background="felt", seed=11, card_width=170)
     spots, base = live_cam.layout(codes, "hand"), live_cam.table()
@@ -160,6 +166,10 @@ def run_bench(repeat: int = 5, finder: str | None = None) -> dict[str, object]:
             rec_t, photo, max(1, repeat // 3), TARGETS_MS["photo_6000x4000_9_cards"]
         ),
         "photo_cards_found": len(rec_t.recognize(photo[0])),
+        "photo_6000x4000_8_small_cards": _time(
+            rec_t, far_photo, max(1, repeat // 3), TARGETS_MS["photo_6000x4000_8_small_cards"]
+        ),
+        "far_photo_cards_found": len(rec_t.recognize(far_photo[0])),
         **_time_live(LiveRecognizer(Recognizer("table", finder=finder)), deal, still, repeat=1),  # type: ignore[arg-type]
     }
 
@@ -179,6 +189,8 @@ def summary(result: dict[str, Any]) -> list[str]:
         f"table frames {result['table_cards_found']}, hands {result['hands_cards_found']}, "
         f"small cards {result['small_cards_found']}, photo {result['photo_cards_found']}"
     )
+    if "far_photo_cards_found" in result:
+        found += f", photo of small cards {result['far_photo_cards_found']}"
     for key, label in LIVE_LABELS.items():
         if key in result:
             r = result[key]
