@@ -31,6 +31,7 @@ from vision.frame_copies import resized, subsampled
 from vision.hand_backs import UNDER, UNDER_SURE, backs_in_regions, in_a_back
 from vision.index import percentiles_of_counts
 from vision.mask_counts import set_in_both, set_pixels
+from vision.outline_sides import short_side
 from vision.render import CARD_ASPECT
 from vision.sighting import BACK, Sighting
 
@@ -99,7 +100,7 @@ def colour_backs(image: np.ndarray, known: list[Sighting]) -> list[Sighting]:
     apart = []
     if faces:
         on_faces = np.zeros(masks[0].shape, np.uint8)
-        widths = [_short_side(f) for f in faces]
+        widths = [short_side(f) for f in faces]
         for f, width in zip(faces, widths, strict=True):
             cv2.fillPoly(on_faces, [f], 1)
             grow = max(1, round(FACE_GROW * width))
@@ -187,7 +188,7 @@ def _print_under_faces(
     cards = [f for f in faces if len(f) == 4 and _long_over_short(f) >= ONE_CARD]
     on_cards = np.zeros(prints.shape, np.uint8)
     cv2.fillPoly(on_cards, [np.round(f).astype(np.int32) for f in cards], 1)
-    width = float(np.median([_short_side(f) for f in cards or faces]))
+    width = float(np.median([short_side(f) for f in cards or faces]))
     contours, _ = cv2.findContours(prints, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     taken = [np.asarray(s.outline, np.float32).reshape(-1, 1, 2) * scale for s in known if s.card == BACK]
     hyps: list[tuple[int, np.ndarray, np.ndarray]] = []  # (region, quad judged, card: full resolution)
@@ -284,7 +285,7 @@ def _whole_backs(
     h, w = image.shape[:2]
     # cards under one camera are about one size: a region far narrower than the cards seen is a
     # print or a letter on one of them (a joker's "O" passed for a back)
-    seen = [_short_side(np.asarray(s.outline, np.float64)) for s in known if len(s.outline) == 4]
+    seen = [short_side(np.asarray(s.outline, np.float64)) for s in known if len(s.outline) == 4]
     narrowest = max(MIN_SIDE * max(h, w), SIZE_RATIO * float(np.median(seen)) if seen else 0.0, MIN_BACK_PX)
     # a back may lie on a face (a hole card): only backs already seen are not looked for again
     taken = [np.asarray(s.outline, np.float32).reshape(-1, 1, 2) * scale for s in known if s.card == BACK]
@@ -333,7 +334,7 @@ def _whole_backs(
             poly = q.astype(np.float32).reshape(-1, 1, 2)
             if any(cv2.pointPolygonTest(poly, p, False) > 0 for p in indices):
                 continue
-            side = _short_side(q)
+            side = short_side(q)
             if any(np.linalg.norm(f.mean(axis=0) - mid) < SAME_MIDDLE * side for f in found):
                 continue
             found.append(q)
@@ -342,7 +343,7 @@ def _whole_backs(
     quads = []
     for q in found:
         full = (q + 0.5) / scale - 0.5
-        reach = max(2.0, 0.07 * _short_side(full))
+        reach = max(2.0, 0.07 * short_side(full))
         for _ in range(2):
             full = snap_to_edges(image, full, reach)
         if _card_aspect(full, narrowest):
@@ -370,7 +371,7 @@ def _backs_of_hands(
     of the backs found whole."""
     if not whole:
         return []
-    width = float(np.median([_short_side(np.asarray(s.outline)) for s in whole])) * scale
+    width = float(np.median([short_side(np.asarray(s.outline)) for s in whole])) * scale
     polys = [_scaled(s.outline, scale) for s in whole]
     card = float(np.median([abs(cv2.contourArea(p.astype(np.float32))) for p in polys]))  # as seen
     on_whole = np.zeros(masks[0].shape, np.uint8)
@@ -420,7 +421,7 @@ def _backs_under_faces(
     faces = [s for s in known if s.card != BACK and s.index_corner and len(s.outline) == 4]
     if not faces:
         return []
-    width = float(np.median([_short_side(np.asarray(s.outline, np.float64)) for s in faces]))
+    width = float(np.median([short_side(np.asarray(s.outline, np.float64)) for s in faces]))
     polys = [_scaled(s.outline, scale) for s in faces]
     card = float(np.median([abs(cv2.contourArea(p.astype(np.float32))) for p in polys]))
     seen = np.zeros(masks[0].shape, np.uint8)
@@ -488,7 +489,7 @@ def _card_shape(contour: np.ndarray, min_side: float, least: float) -> np.ndarra
     area = cv2.contourArea(contour)  # (the caller has passed only regions of some size)
     hull = cv2.convexHull(contour)
     approx = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True).reshape(-1, 2).astype(np.float64)
-    if len(approx) != 4 or _short_side(approx) < least:
+    if len(approx) != 4 or short_side(approx) < least:
         return None
     if area < FILL * abs(cv2.contourArea(approx.astype(np.float32))):
         return None
@@ -533,8 +534,3 @@ def _same_outline(q: np.ndarray, outline: np.ndarray) -> bool:
         return False
     union = abs(float(cv2.contourArea(a))) + abs(float(cv2.contourArea(b))) - inter
     return union > 0 and inter >= SAME_CARD * union
-
-
-def _short_side(q: np.ndarray) -> float:
-    edges = np.asarray(q, np.float64)[_NEXT] - np.asarray(q, np.float64)
-    return float(np.hypot(edges[:, 0], edges[:, 1]).min())

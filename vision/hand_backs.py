@@ -330,4 +330,6 @@ def _on_cards(h: np.ndarray, maps: FinderMaps) -> float:
 
 
 def _short_side(o: np.ndarray) -> float:
+    """The shorter of the two sides at ``o``'s first corner (a hypothesis's, laid from that corner's
+    frame), not ``outline_sides.short_side`` over all four: a hypothesis is measured where it was laid."""
     return float(min(np.linalg.norm(o[1] - o[0]), np.linalg.norm(o[3] - o[0])))

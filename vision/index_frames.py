@@ -37,6 +37,7 @@ from vision.fan_arcs import arc_frames
 from vision.fan_rows import row_frames
 from vision.finder import FinderMaps, IndexFrame, default_finder, frame_from_vectors, index_frames
 from vision.index import Reading, corner_box, is_joker_corner
+from vision.outline_sides import short_side
 from vision.render import CARD_ASPECT
 from vision.sighting import BACK, JOKER, Sighting
 
@@ -125,7 +126,7 @@ def _index_of(
     """``face`` read surely at one of ``frames`` whose index lies within ``PIPS_REACH`` of its
     width of its outline (with that index), or None."""
     outline = np.array(face.outline, np.float32)
-    reach = PIPS_REACH * float(min(np.linalg.norm(np.roll(outline, -1, axis=0) - outline, axis=1)))
+    reach = PIPS_REACH * short_side(outline)
     poly = outline.reshape(-1, 1, 2)
     best: tuple[Reading, IndexFrame] | None = None
     for fr in frames:

@@ -58,6 +58,7 @@ from vision.index_frames import (
     read_index_frames,
 )
 from vision.onnx_nets import check_bgr
+from vision.outline_sides import short_side, side_lengths
 from vision.patch_reader import second_opinion
 from vision.region_cover import unexplained
 from vision.render import CARD_ASPECT
@@ -765,23 +766,17 @@ def _no_back_on_a_face(sightings: list[Sighting]) -> list[Sighting]:
 
     # cards under one camera are about one size: a back smaller every way than half the faces' width
     # is part of a card (a back's corner left beside the card lying on it) or a print, not a card
-    widths = [_sides(f.outline).min() for f in faces if len(f.outline) == 4]
+    widths = [short_side(f.outline) for f in faces if len(f.outline) == 4]
     least = PART_OF_A_CARD * float(np.median(widths)) if widths else 0.0
 
     def a_part(b: Sighting) -> bool:
-        return len(b.outline) == 4 and float(_sides(b.outline).max()) < least
+        return len(b.outline) == 4 and float(side_lengths(b.outline).max()) < least
 
     return [
         s
         for s in sightings
         if s.card != BACK or not (_covers_an_index(s, faces) or inner_frame(s) or a_part(s))
     ]
-
-
-def _sides(pts: tuple[tuple[float, float], ...]) -> np.ndarray:
-    """The lengths of an outline's sides."""
-    q = np.array(pts, np.float64)
-    return np.linalg.norm(q - np.roll(q, 1, axis=0), axis=1)
 
 
 def _covers_an_index(back: Sighting, sightings: list[Sighting]) -> bool:

@@ -22,6 +22,7 @@ from vision.closer_look import on_map, unexplained_surface
 from vision.finder import STRIDE, FinderMaps
 from vision.hand_backs import BACK_SURE, in_a_back
 from vision.mask_counts import set_in_both, set_pixels
+from vision.outline_sides import short_side
 from vision.render import CARD_ASPECT
 from vision.sighting import BACK, Sighting
 
@@ -45,7 +46,7 @@ def surface_backs(
     the size a piece is measured against where no card was read."""
     cell = maps.scale * STRIDE  # full-image pixels per map pixel
     left, taken = unexplained_surface(maps, known)
-    widths = [_short_side(np.asarray(s.outline, np.float64)) for s in known if len(s.outline) == 4]
+    widths = [short_side(np.asarray(s.outline, np.float64)) for s in known if len(s.outline) == 4]
     width = float(np.median(widths)) if widths else min_width
     contours, _ = cv2.findContours(left, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     hyps: list[np.ndarray] = []
@@ -129,7 +130,3 @@ def _share(quad: np.ndarray, taken: np.ndarray, cell: float) -> float:
     cv2.fillPoly(mask, [on_map(quad, cell)], 1)
     area = set_pixels(mask)
     return float(set_in_both(mask, taken)) / area if area else 1.0
-
-
-def _short_side(quad: np.ndarray) -> float:
-    return float(min(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
