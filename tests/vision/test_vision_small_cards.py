@@ -29,15 +29,19 @@ def _maps(view: np.ndarray, finder_size: int = 512) -> FinderMaps:
     return FinderMaps(empty, np.zeros((7, 1, 1), np.float32), scale, (round(w / scale), round(h / scale)))
 
 
-def test_the_small_card_pass_runs_only_where_the_cards_in_view_are_small(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+@pytest.fixture
+def runs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The long side of each run of the learned finder, in order."""
     finder = default_finder()
     real_run = type(finder).run
-    runs: list[int] = []
+    sides: list[int] = []
     monkeypatch.setattr(
-        type(finder), "run", lambda self, im, side: runs.append(side) or real_run(self, im, side)
+        type(finder), "run", lambda self, im, side: sides.append(side) or real_run(self, im, side)
     )
+    return sides
+
+
+def test_the_small_card_pass_runs_only_where_the_cards_in_view_are_small(runs: list[int]) -> None:
     rec = Recognizer("table")
     view = np.full((2400, 3200, 3), 60, np.uint8)  # a phone photo's size: 6.25 pixels per network pixel
     maps = _maps(view)
@@ -111,19 +115,13 @@ def test_a_big_photos_table_grain_is_not_traced_for_corners(monkeypatch: pytest.
     [("light_wood", (4032, 3024), 55), ("white", (4032, 3024), 55), ("light_wood", (6000, 4000), 80)],
 )
 def test_cards_still_small_at_twice_the_size_are_looked_for_at_four_times_it(
-    monkeypatch: pytest.MonkeyPatch, background: str, size: tuple[int, int], width: int
+    runs: list[int], background: str, size: tuple[int, int], width: int
 ) -> None:
     # hands of 55-px cards in a 4032-px phone photo are 7 network pixels wide at the first pass and 14
     # at the second, where a lower card's index is lost beside the upper card's; at 2048 px they are 28
     image = SimulatedCamera(size=size, background=background, seed=5, card_width=width).frame_for(
         CODES, "hand"
     ).image
-    finder = default_finder()
-    real_run = type(finder).run
-    runs: list[int] = []
-    monkeypatch.setattr(
-        type(finder), "run", lambda self, im, side: runs.append(side) or real_run(self, im, side)
-    )
     rec = Recognizer("table")
     reads_more_with(rec, image, CODES, len(CODES), "deeper_small_pass")
     small_passes = [s for s in runs if s > rec.finder_size]
@@ -132,16 +130,8 @@ def test_cards_still_small_at_twice_the_size_are_looked_for_at_four_times_it(
     assert max(small_passes) == 4 * rec.finder_size  # never more: the frame itself is far bigger
 
 
-def test_a_frame_under_one_and_a_half_times_the_second_pass_gets_no_third(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_a_frame_under_one_and_a_half_times_the_second_pass_gets_no_third(runs: list[int]) -> None:
     # the benchmark scenes' 1280-px frames: the 1024-px pass has seen all but a fifth more
-    finder = default_finder()
-    real_run = type(finder).run
-    runs: list[int] = []
-    monkeypatch.setattr(
-        type(finder), "run", lambda self, im, side: runs.append(side) or real_run(self, im, side)
-    )
     image = SimulatedCamera(size=(1280, 960), background="light_wood", seed=5, card_width=40).frame_for(
         CODES, "hand"
     ).image
