@@ -184,17 +184,17 @@ def big_card_frames(
 def small_card_frames(
     rec: Recognizer, view: np.ndarray, maps: FinderMaps, frames: list[IndexFrame]
 ) -> list[IndexFrame]:
-    """``frames`` and those of small cards from passes at ``SMALL_PASS`` times the working size, and
-    again at twice that while the cards seen stay small (at most ``SMALL_MOST`` times the working size;
-    ``Recognizer.deeper_small_pass``),
-    where their indices are as many network pixels as the finder learned to see: at 512 px a 3200-px
-    photo's 100-px card is 16 network pixels wide and a 1280-px frame's 50-px card 20, its index 4
-    tall. Run only where the cards in view are small: the median card width of the first pass's
-    (``maps``) surer frames (index heat 0.5 or more) under ``SMALL_CARD`` network pixels (a court
-    card's art or a pip raises weak frames of any width), and never at more than the frame's own
-    size. A later pass's frame of a card that small is added where no earlier pass gave a frame
-    within 0.15 card widths (one index, one frame); the pass after it runs where that pass's surer
-    frames of such cards are still under ``SMALL_CARD`` network pixels at its size."""
+    """``frames`` and those of small cards from a pass at ``SMALL_PASS`` times the working size, and
+    again at twice that while the cards seen stay small (up to ``SMALL_MOST`` times the working size,
+    ``Recognizer.deeper_small_pass``), where their indices are as many network pixels as the finder
+    learned to see: at 512 px a 3200-px photo's 100-px card is 16 network pixels wide and a 1280-px
+    frame's 50-px card 20, its index 4 tall. Run only where the cards in view are small: the median
+    card width of the first pass's (``maps``) surer frames (index heat 0.5 or more) under
+    ``SMALL_CARD`` network pixels (a court card's art or a pip raises weak frames of any width), and
+    never at more than the frame's own size. A later pass's frame of a card that small is added where
+    no earlier pass gave a frame within 0.15 card widths (one index, one frame); the pass after it
+    runs where that pass's surer frames of such cards are still under ``SMALL_CARD`` network pixels
+    at its size."""
     small = SMALL_CARD * maps.scale  # full-image pixels
     sure = [f.frame.width for f in frames if f.score >= 0.5]
     if not rec.small_pass or not sure or float(np.median(sure)) >= small:
