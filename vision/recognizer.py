@@ -81,6 +81,12 @@ ALIKE_CORNERS = 0.4
 # reading of the same card's other corner as one card (``index_frames.group_readings``); alone it
 # still counts. Session 16: one false card fewer on each 240-scene set, none lost (0.75 lost one)
 EDGE_CAP = 0.85
+# an index's ink redness (``Glyph.redness``) below these is bluer or greener than red: a four-colour
+# deck's diamonds (blue) or clubs (green). From the first the colour prior (red ink: hearts or diamonds,
+# black ink: spades or clubs) fades, and past the second the suit's shape alone decides. Chosen on the
+# project's renders: black ink measured -0.013 to 0.044 (one -0.145), blue diamonds about -0.66 and
+# green clubs -0.37 (tools/vision/four_colour.py); a two-colour deck reads exactly as before
+OTHER_INK = (0.2, 0.3)
 _RANKS = RANK_CLASSES[:-1]
 _SUITS = SUIT_CLASSES[:-1]
 
@@ -232,7 +238,9 @@ class Recognizer:
         if colour:
             red = 0.5 * (glyphs.suit.redness + rank_glyph.redness)
             is_red = 1.0 / (1.0 + np.exp(-(red - 0.18) * 25.0))
-            ps_c *= np.array([1 - is_red if s not in RED_SUITS else is_red for s in _SUITS]) + 1e-3
+            prior = np.array([1 - is_red if s not in RED_SUITS else is_red for s in _SUITS])
+            other = min(1.0, max(0.0, (-red - OTHER_INK[0]) / (OTHER_INK[1] - OTHER_INK[0])))
+            ps_c *= (1.0 - other) * prior + other + 1e-3
         ps_c = ps_c / max(ps_c.sum(), 1e-9)
         r, s = int(pr_c.argmax()), int(ps_c.argmax())
         conf = float(pr_c[r] * ps_c[s] * (1.0 - reject))

@@ -29,6 +29,8 @@ HERSHEY_FONTS = (
 )
 RED = (40, 30, 200)
 BLACK = (30, 25, 25)
+# a four-colour deck's inks (BGR): spades black, hearts red, diamonds blue, clubs green
+FOUR_COLOUR = {"S": BLACK, "H": RED, "D": (190, 90, 20), "C": (40, 140, 30)}
 
 
 def crop_to_ink(mask: np.ndarray) -> np.ndarray:
@@ -168,8 +170,15 @@ class CardStyle:
     pip_top: float = 0.08
     pip_span_y: float = 0.84
     pip_scale: float = 1.0
+    four_colour: bool = False  # diamonds blue and clubs green (``FOUR_COLOUR``), as many poker decks
     rank_masks: dict[str, np.ndarray] = field(default_factory=dict, compare=False, repr=False)
     suit_masks: dict[str, np.ndarray] = field(default_factory=dict, compare=False, repr=False)
+
+    def ink(self, suit: str) -> tuple[int, int, int]:
+        """The colour (BGR) a card of ``suit`` is printed in."""
+        if self.four_colour:
+            return FOUR_COLOUR[suit]
+        return RED if suit in RED_SUITS else BLACK
 
     def rank_mask(self, rank: str) -> np.ndarray:
         if rank in self.rank_masks:
@@ -249,7 +258,7 @@ def _rounded_mask(h: int, w: int, radius: int) -> np.ndarray:
 def draw_index(image: np.ndarray, code: str, style: CardStyle) -> None:
     """Draw the rank-over-suit index in the top-left and (rotated) bottom-right corners."""
     rank, suit = code[:-1], code[-1]
-    colour = RED if suit in RED_SUITS else BLACK
+    colour = style.ink(suit)
     w = image.shape[1]
     rb, sb = style.index_boxes(rank)
     rmask, smask = style.rank_mask(rank), style.suit_mask(suit)
@@ -292,7 +301,7 @@ def _court_art(image: np.ndarray, code: str, style: CardStyle, rng: np.random.Ge
     image[(y0 + y1) // 2 : (y0 + y1) // 2 + top.shape[0], x0:x1] = top[::-1, ::-1][: y1 - (y0 + y1) // 2]
     cv2.rectangle(image, (x0, y0), (x1, y1), (120, 40, 20), max(1, w // 100))
     letter = hershey_mask(code[:-1], cv2.FONT_HERSHEY_TRIPLEX, 5)
-    colour = RED if code[-1] in RED_SUITS else BLACK
+    colour = style.ink(code[-1])
     paste_mask(image, letter, (0.4 * w, 0.4 * h, 0.2 * w, 0.14 * h), colour)
 
 
@@ -357,7 +366,7 @@ def render_card(code: str, width: int = 250, style: CardStyle | None = None, see
         _joker_face(img, style, rng)
         return RenderedCard(code, img, _rounded_mask(h, width, int(style.corner_radius * width)))
     rank, suit = code[:-1], code[-1]
-    colour = RED if suit in RED_SUITS else BLACK
+    colour = style.ink(suit)
     smask = style.suit_mask(suit)
     if rank in ("J", "Q", "K"):
         _court_art(img, code, style, rng)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -114,8 +114,10 @@ def random_style(rng: np.random.Generator) -> CardStyle:
 class Deck:
     """Cached renders of one procedural deck (faces drawn on first use)."""
 
-    def __init__(self, rng: np.random.Generator) -> None:
+    def __init__(self, rng: np.random.Generator, four_colour: bool = False) -> None:
         self.style = random_style(rng)
+        if four_colour:  # the same deck (the same draws), its diamonds blue and its clubs green
+            self.style = replace(self.style, four_colour=True)
         self.seed = int(rng.integers(1 << 30))
         self.frame = rng.random() < 0.25  # some designs print a thin frame round the face
         self.cache: dict[str, np.ndarray] = {}
@@ -662,17 +664,24 @@ def regression_targets(scene: Scene, stride: int = 4) -> np.ndarray:
 
 
 def write_benchmark(
-    out: Path, split: str, count: int, seed: int, size: tuple[int, int], max_card: float | None = None
+    out: Path,
+    split: str,
+    count: int,
+    seed: int,
+    size: tuple[int, int],
+    max_card: float | None = None,
+    four_colour: bool = False,
 ) -> None:
     """A scene folder ``dealer vision eval`` reads (``labels.json``: the cards a reader must find;
-    ``optional.json``: those it may, being too small or showing no index), plus ``truth.json``."""
+    ``optional.json``: those it may, being too small or showing no index), plus ``truth.json``.
+    ``four_colour``: every deck four-colour, the scenes otherwise those of the same seed."""
     rng = np.random.default_rng(seed)
     families = HELD_OUT_FAMILIES if split == "held-out" else TRAIN_FAMILIES
     (out / "images").mkdir(parents=True, exist_ok=True)
     labels: dict[str, list[str]] = {}
     optional: dict[str, list[str]] = {}  # in the picture, but too small or with no index in view
     truth: dict[str, object] = {}
-    decks = [Deck(rng) for _ in range(8)]
+    decks = [Deck(rng, four_colour) for _ in range(8)]
     for i in range(count):
         w, h = size if rng.random() < 0.7 else (size[1], size[0])
         scene = make_scene(rng, (w, h), families, decks, max_cards=10, min_card=READABLE, max_card=max_card)
@@ -702,9 +711,10 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=777)
     ap.add_argument("--size", default="1280x960")
     ap.add_argument("--max-card", type=float, default=None, help="widest card, px (a phone photo of a table)")
+    ap.add_argument("--four-colour", action="store_true", help="four-colour decks")
     a = ap.parse_args()
     w, h = (int(v) for v in a.size.split("x"))
-    write_benchmark(a.out, a.split, a.count, a.seed, (w, h), a.max_card)
+    write_benchmark(a.out, a.split, a.count, a.seed, (w, h), a.max_card, a.four_colour)
 
 
 if __name__ == "__main__":
