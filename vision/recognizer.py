@@ -83,12 +83,19 @@ ALIKE_CORNERS = 0.4
 EDGE_CAP = 0.85
 # an index's ink redness (``Glyph.redness``) below these is bluer or greener than red: a four-colour
 # deck's diamonds (blue) or clubs (green). From the first the colour prior (red ink: hearts or diamonds,
-# black ink: spades or clubs) fades, and past the second the suit's shape alone decides. Chosen on the
-# project's renders: black ink measured -0.013 to 0.044 (one -0.145), blue diamonds about -0.66 and
-# green clubs -0.37 (tools/vision/four_colour.py); a two-colour deck reads exactly as before
-OTHER_INK = (0.2, 0.3)
+# black ink: spades or clubs) fades, and past the second the suit's shape alone decides (and the patch
+# reader, which learned red, black and grey inks, is shown the corner in grey). Chosen on the
+# project's renders (``tools/vision/four_colour.py --redness``, corners read with the right rank): black
+# ink -0.015 to 0.005, blue diamonds -0.73 to -0.49 (98 %), green clubs -0.47 to -0.003 (median -0.41);
+# a red-and-black deck reads exactly as before
+OTHER_INK = (-0.2, -0.3)
 _RANKS = RANK_CLASSES[:-1]
 _SUITS = SUIT_CLASSES[:-1]
+
+
+def _grey(patch: np.ndarray) -> np.ndarray:
+    """A corner patch in grey (its darkest channel in all three): its ink as dark as it is."""
+    return cv2.cvtColor(min_channel(patch), cv2.COLOR_GRAY2BGR)
 
 
 def colour_is_informative(image: np.ndarray) -> bool:
@@ -235,11 +242,12 @@ class Recognizer:
         reject = float(max(pr[-1], ps[-1]))
         pr_c = pr[:-1] / max(pr[:-1].sum(), 1e-9)
         ps_c = ps[:-1].copy()
+        other = 0.0
         if colour:
             red = 0.5 * (glyphs.suit.redness + rank_glyph.redness)
             is_red = 1.0 / (1.0 + np.exp(-(red - 0.18) * 25.0))
             prior = np.array([1 - is_red if s not in RED_SUITS else is_red for s in _SUITS])
-            other = min(1.0, max(0.0, (-red - OTHER_INK[0]) / (OTHER_INK[1] - OTHER_INK[0])))
+            other = min(1.0, max(0.0, (OTHER_INK[0] - red) / (OTHER_INK[0] - OTHER_INK[1])))
             ps_c *= (1.0 - other) * prior + other + 1e-3
         ps_c = ps_c / max(ps_c.sum(), 1e-9)
         r, s = int(pr_c.argmax()), int(ps_c.argmax())
@@ -256,6 +264,8 @@ class Recognizer:
         box = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64).reshape(-1, 1, 2)
         pts = cv2.perspectiveTransform(box, m).reshape(-1, 2)
         unsure = (_RANKS[r] + _SUITS[s], conf)
+        if other >= 0.5:  # blue or green ink: the patch reader learned red and black (and grey) ones
+            patch = _grey(patch)
         if whole := second_opinion(patch, m, sideways, unsure, any_width=self.mode == "shoe"):
             return Reading(*whole), True
         return Reading(_RANKS[r] + _SUITS[s], conf, reject, tuple((float(x), float(y)) for x, y in pts)), True
