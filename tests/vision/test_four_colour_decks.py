@@ -14,8 +14,9 @@ import pytest
 
 from vision import Recognizer, SimulatedCamera
 from vision.render import FOUR_COLOUR, CardStyle, render_card
+from vision.sighting import RANKS, SUITS
 
-DECK = [r + s for s in "SHDC" for r in ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]]
+DECK = [r + s for s in SUITS for r in RANKS]
 TABLES = ["felt", "dark", "wood", "light_wood", "white"]
 
 

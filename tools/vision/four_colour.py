@@ -25,9 +25,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from vision import Recognizer, SimulatedCamera  # noqa: E402
 from vision.recognizer import Recognizer as _Recognizer  # noqa: E402
 from vision.render import CardStyle  # noqa: E402
+from vision.sighting import RANKS, SUITS  # noqa: E402
 
-RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
-DECK = [r + s for s in "SHDC" for r in RANKS]
+DECK = [r + s for s in SUITS for r in RANKS]
 TABLES = ["felt", "dark", "wood", "light_wood", "white"]
 
 
@@ -69,7 +69,7 @@ def redness(cards: int, seed: int) -> None:
     rng = np.random.default_rng(seed)
     rec = Recognizer("table")
     for i in range(cards):
-        code = ["A", "5", "9", "Q"][i % 4] + "SHDC"[(i // 4) % 4]
+        code = ["A", "5", "9", "Q"][i % 4] + SUITS[(i // 4) % 4]
         width = int(rng.integers(45, 220))
         for four in (False, True):
             current.update(code=code, four="yes" if four else "no")
