@@ -147,6 +147,9 @@ class Profile:
     # share of cards with another card of the same deck laid over them as in a hand or a fan (its own
     # index beside theirs); a patch is labelled by the index in its index column (``neighbour_labels``)
     fans: float = 0.0
+    # share of decks printed in four colours (``CardStyle.four_colour``: diamonds blue, clubs green, as
+    # poker rooms' decks), so the reader learns a blue or green index as it is and not only in grey
+    four_colour: float = 0.0
 
 
 _V2 = Profile(
@@ -178,6 +181,9 @@ PROFILES["v4"] = dataclasses.replace(
 # v4f: v4 with hands and fans (another card of the deck over a third of the cards, its index beside
 # theirs), where v3 read nothing or the neighbour's index
 PROFILES["v4f"] = dataclasses.replace(PROFILES["v4"], name="v4f", fans=0.35)
+# session 31: v1 and v4f with half the decks four-colour (the reader had never seen blue or green ink)
+PROFILES["v1c"] = dataclasses.replace(PROFILES["v1"], name="v1c", four_colour=0.5)
+PROFILES["v4fc"] = dataclasses.replace(PROFILES["v4f"], name="v4fc", four_colour=0.5)
 
 
 def perturbed_frame(
@@ -492,6 +498,8 @@ def make_card(
         style = random_style(rng, fonts, suit_fonts, font_share)
         if rng.random() < 0.2:
             style = dataclasses.replace(style, four_index=True)
+    if prof.four_colour and rng.random() < prof.four_colour:  # no draw otherwise: older chunks unchanged
+        style = dataclasses.replace(style, four_colour=True)
     u = rng.random()
     code = "BK" if u < 0.06 else "JK" if u < 0.12 else FACES[int(rng.integers(len(FACES)))]
     if prof.tiny_share and rng.random() < prof.tiny_share:
@@ -680,10 +688,14 @@ def describe(d: dict[str, np.ndarray]) -> str:
 
 
 # -- training --------------------------------------------------------------------------------------
-def build_net():  # type: ignore[no-untyped-def]
+def build_net(folded: bool = False):  # type: ignore[no-untyped-def]
+    """The reader; ``folded``: each batch norm already folded into its convolution, as in the
+    exported file (the layout :func:`load_onnx_weights` fills, to fine-tune a shipped reader)."""
     import torch.nn as nn
 
     def block(cin: int, cout: int) -> list[nn.Module]:
+        if folded:
+            return [nn.Conv2d(cin, cout, 3, padding=1), nn.ReLU()]
         return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
 
     return nn.Sequential(
@@ -700,6 +712,29 @@ def build_net():  # type: ignore[no-untyped-def]
         nn.ReLU(),
         nn.Linear(128, N_OUT),
     )
+
+
+def load_onnx_weights(path: str):  # type: ignore[no-untyped-def]
+    """A folded :func:`build_net` holding the weights of the exported reader at ``path``: its
+    initializers taken in the order its Conv and Gemm nodes use them."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    model = onnx.load(path)
+    arrays = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    layers = [node for node in model.graph.node if node.op_type in ("Conv", "Gemm")]
+    tensors = [arrays[name] for node in layers for name in node.input[1:]]
+    net = build_net(folded=True)
+    params = list(net.parameters())
+    if len(params) != len(tensors) or any(
+        tuple(p.shape) != t.shape for p, t in zip(params, tensors, strict=True)
+    ):
+        raise SystemExit(f"{path} is not this network: {[t.shape for t in tensors]}")
+    with torch.no_grad():
+        for p, t in zip(params, tensors, strict=True):
+            p.copy_(torch.from_numpy(t.copy()))
+    return net
 
 
 def normalise(x):  # type: ignore[no-untyped-def]
@@ -779,6 +814,7 @@ def train(
     epochs: int,
     checkpoint: str,
     init: str | None = None,
+    init_onnx: str | None = None,
     max_lr: float = 3e-3,
     vals: tuple[tuple[str, dict[str, np.ndarray]], ...] = (),
 ):  # type: ignore[no-untyped-def]
@@ -792,7 +828,7 @@ def train(
     yr = torch.from_numpy(d["rank"].astype(np.int64))
     ys = torch.from_numpy(d["suit"].astype(np.int64))
     yj = torch.from_numpy(d["joker"].astype(np.int64))
-    net = build_net()
+    net = load_onnx_weights(init_onnx) if init_onnx else build_net()
     if init:  # fine-tune a trained reader (same network) rather than start from random weights
         net.load_state_dict(torch.load(init))
     bs = 128
@@ -1139,6 +1175,10 @@ def main() -> None:
         "--fan-seeds", type=int, nargs="*", default=[], help="seeds of training chunks drawn by profile v4f"
     )
     ap.add_argument("--init", help="fine-tune this state dict (the same network) instead of random weights")
+    ap.add_argument("--init-onnx", help="fine-tune this exported reader (batch norms folded) instead")
+    ap.add_argument(
+        "--chunks", nargs="*", default=[], metavar="PROFILE:SEED", help="more 4,000-card chunks: v4fc:211 …"
+    )
     ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
     ap.add_argument("--calibrate", action="store_true", help="fit --model's temperatures and report ECE")
     ap.add_argument("--margins", type=Path, help="a scenes.py folder: disagreement margin and width curves")
@@ -1183,11 +1223,15 @@ def main() -> None:
             print(f"{k:>16}: {v:.4f}")
         return
     chunks = [data_set(4000, a.seed * 100 + 1 + i, "train", a.cache) for i in range((a.cards + 3999) // 4000)]
+    more = [c.split(":") for c in a.chunks]
+    if any(len(c) != 2 or c[0] not in PROFILES or not c[1].isdigit() for c in more):
+        raise SystemExit(f"--chunks takes PROFILE:SEED, PROFILE one of {sorted(PROFILES)}; got {a.chunks}")
     tiny_seeds = a.tiny_seeds or [a.seed * 100 + 51 + i for i in range((a.tiny_cards + 3999) // 4000)]
     chunks += [data_set(4000, sd, "train", a.cache, "v2") for sd in tiny_seeds]
     chunks += [data_set(4000, sd, "train", a.cache, "v3") for sd in a.hard_seeds]
     chunks += [data_set(4000, sd, "train", a.cache, "v4") for sd in a.small_seeds]
     chunks += [data_set(4000, sd, "train", a.cache, "v4f") for sd in a.fan_seeds]
+    chunks += [data_set(4000, int(sd), "train", a.cache, prof) for prof, sd in more]
     d = {k: np.concatenate([c[k] for c in chunks]) for k in chunks[0]}
     val2 = data_set(1000, 91, "heldout", a.cache, "v2")  # held-out fonts, tiny cards, seed 91
     vals = [("held-out fonts v2", val2)]
@@ -1197,6 +1241,8 @@ def main() -> None:
         vals.append(("held-out fonts v4", data_set(1000, 93, "heldout", a.cache, "v4")))
     if a.fan_seeds:  # held-out fonts, hands and fans, seed 94
         vals.append(("held-out fonts v4f", data_set(1000, 94, "heldout", a.cache, "v4f")))
+    if any(prof.endswith("c") for prof, _ in more):  # held-out fonts, four-colour hands and fans, seed 96
+        vals.append(("held-out fonts v4fc", data_set(1000, 96, "heldout", a.cache, "v4fc")))
     print("train:", describe(d), "\nheld-out:", describe(val), flush=True)
     for name, vd in vals:
         print(f"{name}:", describe(vd), flush=True)
@@ -1210,6 +1256,7 @@ def main() -> None:
         epochs=a.epochs,
         checkpoint=a.out + ".pt",
         init=a.init,
+        init_onnx=a.init_onnx,
         max_lr=a.lr,
         vals=tuple(vals),
     )
