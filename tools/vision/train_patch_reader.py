@@ -1175,7 +1175,9 @@ def main() -> None:
         "--fan-seeds", type=int, nargs="*", default=[], help="seeds of training chunks drawn by profile v4f"
     )
     ap.add_argument("--init", help="fine-tune this state dict (the same network) instead of random weights")
-    ap.add_argument("--init-onnx", help="fine-tune this exported reader (batch norms folded) instead")
+    ap.add_argument(
+        "--init-onnx", help="fine-tune this exported reader instead (batch norms folded, in its .pt too)"
+    )
     ap.add_argument(
         "--chunks", nargs="*", default=[], metavar="PROFILE:SEED", help="more 4,000-card chunks: v4fc:211 …"
     )
@@ -1232,6 +1234,8 @@ def main() -> None:
     chunks += [data_set(4000, sd, "train", a.cache, "v4") for sd in a.small_seeds]
     chunks += [data_set(4000, sd, "train", a.cache, "v4f") for sd in a.fan_seeds]
     chunks += [data_set(4000, int(sd), "train", a.cache, prof) for prof, sd in more]
+    if not chunks:
+        raise SystemExit("no training data: give --cards, seeds of a profile or --chunks")
     d = {k: np.concatenate([c[k] for c in chunks]) for k in chunks[0]}
     val2 = data_set(1000, 91, "heldout", a.cache, "v2")  # held-out fonts, tiny cards, seed 91
     vals = [("held-out fonts v2", val2)]
@@ -1241,7 +1245,7 @@ def main() -> None:
         vals.append(("held-out fonts v4", data_set(1000, 93, "heldout", a.cache, "v4")))
     if a.fan_seeds:  # held-out fonts, hands and fans, seed 94
         vals.append(("held-out fonts v4f", data_set(1000, 94, "heldout", a.cache, "v4f")))
-    if any(prof.endswith("c") for prof, _ in more):  # held-out fonts, four-colour hands and fans, seed 96
+    if any(PROFILES[prof].four_colour for prof, _ in more):  # held-out fonts, four-colour fans, seed 96
         vals.append(("held-out fonts v4fc", data_set(1000, 96, "heldout", a.cache, "v4fc")))
     print("train:", describe(d), "\nheld-out:", describe(val), flush=True)
     for name, vd in vals:
