@@ -147,6 +147,10 @@ class Profile:
     # share of cards with another card of the same deck laid over them as in a hand or a fan (its own
     # index beside theirs); a patch is labelled by the index in its index column (``neighbour_labels``)
     fans: float = 0.0
+    # a fan's patch that shows one card's rank and the other's suit in its index column is labelled
+    # reject on both heads (no one index shows whole), where v4f took each head from its own card and
+    # so taught a rank of one card read with the next card's suit
+    mixed_reject: bool = False
     # share of decks printed in four colours (``CardStyle.four_colour``: diamonds blue, clubs green, as
     # poker rooms' decks), so the reader learns a blue or green index as it is and not only in grey
     four_colour: float = 0.0
@@ -184,6 +188,8 @@ PROFILES["v4f"] = dataclasses.replace(PROFILES["v4"], name="v4f", fans=0.35)
 # session 31: v1 and v4f with half the decks four-colour (the reader had never seen blue or green ink)
 PROFILES["v1c"] = dataclasses.replace(PROFILES["v1"], name="v1c", four_colour=0.5)
 PROFILES["v4fc"] = dataclasses.replace(PROFILES["v4f"], name="v4fc", four_colour=0.5)
+# v5f: v4fc with a patch of two cards' halves (rank of one, suit of the other) labelled reject
+PROFILES["v5f"] = dataclasses.replace(PROFILES["v4fc"], name="v5f", mixed_reject=True)
 
 
 def perturbed_frame(
@@ -473,6 +479,7 @@ def neighbour_labels(
         1,
     )
     out = []
+    theirs = []  # which heads now name the neighbour's index rather than the card's own
     for label, state, cls, reject in zip(labels, states, classes, (R_REJ, S_REJ, 0), strict=True):
         if state == 0 or label == IGNORE:
             out.append(label)
@@ -480,6 +487,10 @@ def neighbour_labels(
             out.append(IGNORE)
         else:
             out.append(cls)
+        theirs.append(state == 1 and out[-1] == cls and cls != reject)
+    ours = [not t and o not in (IGNORE, r) for t, o, r in zip(theirs, out, (R_REJ, S_REJ), strict=False)]
+    if prof.mixed_reject and theirs[0] != theirs[1] and (ours[0] or ours[1]) and (theirs[0] or theirs[1]):
+        return R_REJ, S_REJ, out[2]  # one card's rank over the other's suit: no index whole
     return out[0], out[1], out[2]
 
 
@@ -599,9 +610,14 @@ def make_card(
     if rng.random() < 0.3:
         specs.append((int(rng.integers(0, 4, 1)[0]) // 2 * 2, True, False))
     specs += [(int(rng.integers(4)), bool(rng.random() < 0.3), True) for _ in range(int(rng.integers(1, 3)))]
+    frames = [(perturbed_frame(rng, corners, k, tw, far, prof), sideways) for k, sideways, far in specs]
+    if prof.mixed_reject and neighbour is not None and boxes_b:
+        f = perturbed_frame(rng, corners, 0, tw, False, prof)
+        frames.append(
+            (toward(f, neighbour[1] @ [0.0, 0.0, 1.0] - card_to_image @ [0.0, 0.0, 1.0], rng), False)
+        )
     out = []
-    for k, sideways, far in specs:
-        f = perturbed_frame(rng, corners, k, tw, far, prof)
+    for f, sideways in frames:
         patch, m = cut_patch(frame, f, sideways)
         card_to_patch = np.linalg.inv(m) @ card_to_image
         rank, suit, joker = shown(boxes, inks, card_to_patch, card_to_image, occluded, prof)
@@ -625,6 +641,15 @@ def make_card(
         small_patch = cv2.resize(patch, (INPUT_W, INPUT_H), interpolation=cv2.INTER_AREA)
         out.append((small_patch, rank_l, suit_l, joker_l))
     return out
+
+
+def toward(f: CornerFrame, gap: np.ndarray, rng: np.random.Generator) -> CornerFrame:
+    """``f`` moved a quarter to three quarters of the way along ``gap`` (homogeneous image vector, from
+    the card's corner to the next card's): the frame a row walk puts between a fan's two indices."""
+    shift = float(rng.uniform(0.25, 0.75)) * np.asarray(gap, np.float64)[:2]
+    move = np.array([[1.0, 0.0, shift[0]], [0.0, 1.0, shift[1]], [0.0, 0.0, 1.0]])
+    hom = None if f.homography is None else move @ f.homography
+    return dataclasses.replace(f, origin=f.origin + shift, homography=hom)
 
 
 def table_patches(
