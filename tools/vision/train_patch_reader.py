@@ -488,8 +488,8 @@ def neighbour_labels(
         else:
             out.append(cls)
         theirs.append(state == 1 and out[-1] == cls and cls != reject)
-    ours = [not t and o not in (IGNORE, r) for t, o, r in zip(theirs, out, (R_REJ, S_REJ), strict=False)]
-    if prof.mixed_reject and theirs[0] != theirs[1] and (ours[0] or ours[1]) and (theirs[0] or theirs[1]):
+    ours = [not theirs[i] and out[i] not in (IGNORE, reject) for i, reject in enumerate((R_REJ, S_REJ))]
+    if prof.mixed_reject and ((theirs[0] and ours[1]) or (ours[0] and theirs[1])):
         return R_REJ, S_REJ, out[2]  # one card's rank over the other's suit: no index whole
     return out[0], out[1], out[2]
 
