@@ -83,12 +83,16 @@ def generate(
 REG = 7  # corner offset, short- and long-edge vectors (all per card width), log card width
 
 
-def build_net(reg_conv: bool = True):  # type: ignore[no-untyped-def]
+def build_net(reg_conv: bool = True, folded: bool = False):  # type: ignore[no-untyped-def]
+    """The finder network; ``folded``: each batch norm already folded into its convolution (a
+    convolution with a bias, as the exported ONNX holds it), the form :func:`load_onnx_weights` fills."""
     import torch
     from torch import nn
 
     def cbr(cin: int, cout: int, stride: int = 1, k: int = 3, dil: int = 1) -> nn.Sequential:
         pad = dil * (k // 2)
+        if folded:
+            return nn.Sequential(nn.Conv2d(cin, cout, k, stride, pad, dilation=dil), nn.ReLU(inplace=True))
         return nn.Sequential(
             nn.Conv2d(cin, cout, k, stride, pad, dilation=dil, bias=False),
             nn.BatchNorm2d(cout),
@@ -125,6 +129,48 @@ def build_net(reg_conv: bool = True):  # type: ignore[no-untyped-def]
             return torch.cat([self.head(b), self.head_reg(self.reg(b))], 1)
 
     return Finder()
+
+
+def load_onnx_weights(path: Path):  # type: ignore[no-untyped-def]
+    """A folded :func:`build_net` holding the weights of the exported finder at ``path``: its Conv
+    nodes' initializers, in the order the forward pass runs them (the index head before the
+    regression's own layer)."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+    from torch import nn
+
+    model = onnx.load(str(path))
+    arrays = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    convs = [node for node in model.graph.node if node.op_type == "Conv"]
+    tensors = [[arrays[name] for name in node.input[1:]] for node in convs]
+    net = build_net(folded=True)
+    run_order = [
+        net.e1,
+        net.e2,
+        net.e3,
+        net.e4,
+        net.e5,
+        net.d4,
+        net.d3,
+        net.d2,
+        net.head,
+        net.reg,
+        net.head_reg,
+    ]
+    layers = [m for part in run_order for m in part.modules() if isinstance(m, nn.Conv2d)]
+    shapes = [tuple(a.shape for a in t) for t in tensors]
+    if shapes != [(tuple(c.weight.shape), tuple(c.bias.shape)) for c in layers]:
+        raise SystemExit(f"{path} is not this network: {shapes}")
+    with torch.no_grad():
+        for conv, (w, b) in zip(layers, tensors, strict=True):
+            conv.weight.copy_(torch.from_numpy(w.copy()))
+            conv.bias.copy_(torch.from_numpy(b.copy()))
+    return net
+
+
+def _is_folded(state: dict) -> bool:  # type: ignore[type-arg]
+    return not any(k.endswith("running_mean") for k in state)
 
 
 def _load(data: list[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -167,20 +213,25 @@ def train(
     init: Path | None = None,
     inside_weight: float = 1.0,
     teacher: Path | None = None,
+    init_onnx: Path | None = None,
 ) -> None:
     """``inside_weight`` weighs the pixels inside a card and off its edges (interior 1, boundary 0)
     in the interior and boundary losses: a card back's lattice and emblem, pips and court art must
     neither punch holes in the interior nor raise a boundary that cuts the card in pieces. With
     ``teacher`` (earlier weights) the index map and the corner regression are learnt from that net's
-    outputs instead of the truth: a stage that mends the card maps keeps the index frames as they were."""
+    outputs instead of the truth: a stage that mends the card maps keeps the index frames as they were.
+    With ``init_onnx`` (an exported finder) training goes on from those weights, batch norms folded:
+    a fine-tune of the shipped network on more scenes."""
     import torch
     import torch.nn.functional as F
 
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    net = build_net()
-    if init is not None:  # earlier weights: every layer whose shape still matches is taken over
+    net = build_net() if init_onnx is None else load_onnx_weights(init_onnx)
+    if init_onnx is not None:
+        print(f"fine-tuning {init_onnx} (batch norms folded)", flush=True)
+    elif init is not None:  # earlier weights: every layer whose shape still matches is taken over
         old = torch.load(init)
         own = net.state_dict()
         same = {k: v for k, v in old.items() if k in own and own[k].shape == v.shape}
@@ -257,8 +308,9 @@ def train(
 def export(weights: Path, out: Path, opset: int = 11) -> None:
     import torch
 
-    net = build_net()
-    net.load_state_dict(torch.load(weights))
+    state = torch.load(weights)
+    net = build_net(folded=_is_folded(state))
+    net.load_state_dict(state)
     net.eval()
     x = torch.zeros(1, 3, 256, 320)
     torch.onnx.export(
@@ -289,6 +341,7 @@ def main() -> None:
     ap.add_argument("--inside-weight", type=float, default=1.0, help="train: weight of card insides")
     ap.add_argument("--teacher", type=Path, default=None, help="train: index and corner maps from this net")
     ap.add_argument("--layouts", default="", help="generate: single,scatter,row,hand,fan,stack weights")
+    ap.add_argument("--init-onnx", type=Path, default=None, help="train: fine-tune this exported finder")
     a = ap.parse_args()
     layout_p = tuple(float(v) for v in a.layouts.split(",")) if a.layouts else None
     if a.what in ("generate", "all"):
@@ -306,6 +359,7 @@ def main() -> None:
             a.init,
             a.inside_weight,
             a.teacher,
+            a.init_onnx,
         )
     if a.what in ("export", "all"):
         export(a.weights, a.out)
