@@ -45,6 +45,24 @@ def export_weights(net, weights: Path, shape: tuple[int, ...], out: Path) -> Non
     print(f"exported {out} ({out.stat().st_size} bytes)", flush=True)
 
 
+def load_onnx_initializers(path: str | Path, ops: tuple[str, ...], params: list) -> None:  # type: ignore[type-arg]
+    """Copy into ``params`` (torch tensors, in order) the initializers of the exported network at
+    ``path``: every input after the first of each node whose type is in ``ops``, in graph order. A
+    file whose tensors differ in number or shape is not this network: ``SystemExit`` naming them."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    arrays = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    tensors = [arrays[name] for node in model.graph.node if node.op_type in ops for name in node.input[1:]]
+    if [t.shape for t in tensors] != [tuple(p.shape) for p in params]:
+        raise SystemExit(f"{path} is not this network: {[t.shape for t in tensors]}")
+    with torch.no_grad():
+        for p, t in zip(params, tensors, strict=True):
+            p.copy_(torch.from_numpy(t.copy()))
+
+
 def load_shards(  # type: ignore[no-untyped-def]
     dirs: list[Path], keys: tuple[str, ...], keep: Callable[[int], bool] = lambda k: True
 ):

@@ -29,7 +29,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from torch_tools import load_shards, sharded_cli  # noqa: E402
+from torch_tools import load_onnx_initializers, load_shards, sharded_cli  # noqa: E402
 
 SIZE = 256  # training scene size; the net is fully convolutional and runs at any size at inference
 STRIDE = 4  # output maps are at a quarter of the input resolution
@@ -135,37 +135,12 @@ def load_onnx_weights(path: Path):  # type: ignore[no-untyped-def]
     """A folded :func:`build_net` holding the weights of the exported finder at ``path``: its Conv
     nodes' initializers, in the order the forward pass runs them (the index head before the
     regression's own layer)."""
-    import onnx
-    import torch
-    from onnx import numpy_helper
     from torch import nn
 
-    model = onnx.load(str(path))
-    arrays = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
-    convs = [node for node in model.graph.node if node.op_type == "Conv"]
-    tensors = [[arrays[name] for name in node.input[1:]] for node in convs]
     net = build_net(folded=True)
-    run_order = [
-        net.e1,
-        net.e2,
-        net.e3,
-        net.e4,
-        net.e5,
-        net.d4,
-        net.d3,
-        net.d2,
-        net.head,
-        net.reg,
-        net.head_reg,
-    ]
-    layers = [m for part in run_order for m in part.modules() if isinstance(m, nn.Conv2d)]
-    shapes = [tuple(a.shape for a in t) for t in tensors]
-    if shapes != [(tuple(c.weight.shape), tuple(c.bias.shape)) for c in layers]:
-        raise SystemExit(f"{path} is not this network: {shapes}")
-    with torch.no_grad():
-        for conv, (w, b) in zip(layers, tensors, strict=True):
-            conv.weight.copy_(torch.from_numpy(w.copy()))
-            conv.bias.copy_(torch.from_numpy(b.copy()))
+    run_order = ("e1", "e2", "e3", "e4", "e5", "d4", "d3", "d2", "head", "reg", "head_reg")
+    convs = [m for part in run_order for m in getattr(net, part).modules() if isinstance(m, nn.Conv2d)]
+    load_onnx_initializers(path, ("Conv",), [p for c in convs for p in (c.weight, c.bias)])
     return net
 
 

@@ -35,7 +35,7 @@ from backgrounds import LIGHT, TRAIN_FAMILIES, table_surface  # noqa: E402
 from fonts import font_files, suit_from_font  # noqa: E402
 from make_glyphs import random_style  # noqa: E402
 from scenes import random_style as scene_style  # noqa: E402
-from torch_tools import export_onnx, out_of_time  # noqa: E402
+from torch_tools import export_onnx, load_onnx_initializers, out_of_time  # noqa: E402
 
 from vision.detect import CardQuad, CornerFrame  # noqa: E402
 from vision.index import PH, PW, PX, cut_patch  # noqa: E402
@@ -742,23 +742,8 @@ def build_net(folded: bool = False):  # type: ignore[no-untyped-def]
 def load_onnx_weights(path: str):  # type: ignore[no-untyped-def]
     """A folded :func:`build_net` holding the weights of the exported reader at ``path``: its
     initializers taken in the order its Conv and Gemm nodes use them."""
-    import onnx
-    import torch
-    from onnx import numpy_helper
-
-    model = onnx.load(path)
-    arrays = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
-    layers = [node for node in model.graph.node if node.op_type in ("Conv", "Gemm")]
-    tensors = [arrays[name] for node in layers for name in node.input[1:]]
     net = build_net(folded=True)
-    params = list(net.parameters())
-    if len(params) != len(tensors) or any(
-        tuple(p.shape) != t.shape for p, t in zip(params, tensors, strict=True)
-    ):
-        raise SystemExit(f"{path} is not this network: {[t.shape for t in tensors]}")
-    with torch.no_grad():
-        for p, t in zip(params, tensors, strict=True):
-            p.copy_(torch.from_numpy(t.copy()))
+    load_onnx_initializers(path, ("Conv", "Gemm"), list(net.parameters()))
     return net
 
 
