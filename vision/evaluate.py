@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,6 +25,50 @@ from vision.errors import SourceError
 from vision.recognizer import Recognizer
 from vision.sighting import is_card_code
 from vision.sources import IMAGE_SUFFIXES, read_image
+
+
+@dataclass(frozen=True)
+class CodeScore:
+    """One frame's codes read against the codes it shows, counted as multisets."""
+
+    right: int
+    false: int
+    missed: int
+    ignored: int  # sightings of optional cards: neither right nor false
+    missing: tuple[str, ...]  # the cards not read (sorted)
+    extra: tuple[str, ...]  # the codes read that the frame does not show (sorted; optional ones left out)
+
+    def misread_suits(self) -> list[tuple[str, str]]:
+        """(card, code read) for each card missed where a code of its rank was read that is not there:
+        its suit read wrong.
+
+        >>> score_codes(["5D", "9C"], ["5C", "9C"]).misread_suits()
+        [('5D', '5C')]
+        """
+        return [(m, e) for m in self.missing for e in self.extra if e[:-1] == m[:-1]]
+
+
+def score_codes(truth: Iterable[str], read: Iterable[str], optional: Iterable[str] = ()) -> CodeScore:
+    """The codes ``read`` in a frame that shows ``truth``: each code counts as often as it is in
+    both, a code read more often than shown is false, and one shown more often than read is
+    missed. A code read beyond ``truth`` that ``optional`` holds (a card in view that need not be
+    read) is ignored.
+
+    >>> s = score_codes(["AS", "AS", "KD"], ["AS", "KD", "QH", "JK"], optional=["JK"])
+    >>> (s.right, s.false, s.missed, s.ignored, s.missing, s.extra)
+    (2, 1, 1, 1, ('AS',), ('QH',))
+    """
+    t, r = Counter(truth), Counter(read)
+    ignored = (r - t) & Counter(optional)
+    missing, extra = (t - r), (r - t - ignored)
+    return CodeScore(
+        sum((t & r).values()),
+        sum(extra.values()),
+        sum(missing.values()),
+        sum(ignored.values()),
+        tuple(sorted(missing.elements())),
+        tuple(sorted(extra.elements())),
+    )
 
 
 @dataclass
@@ -126,18 +170,16 @@ def evaluate(
                 rep.confusions[(truth[0], best)] += 1
                 rep.misses.append({"file": str(path.relative_to(root)), "truth": truth[0], "read": best})
         else:
-            t, r = Counter(truth), Counter(read)
-            tp = sum((t & r).values())
-            ignored = (r - t) & Counter(optional)
-            rep.true_pos += tp
-            rep.ignored += sum(ignored.values())
-            rep.false_pos += sum((r - t - ignored).values())
-            rep.false_neg += sum((t - r).values())
-            missing, extra = sorted((t - r).elements()), sorted((r - t - ignored).elements())
-            for a, b in zip(missing, extra, strict=False):
+            score = score_codes(truth, read, optional)
+            rep.true_pos += score.right
+            rep.ignored += score.ignored
+            rep.false_pos += score.false
+            rep.false_neg += score.missed
+            for a, b in zip(score.missing, score.extra, strict=False):
                 rep.confusions[(a, b)] += 1
-            if missing or extra:
-                rep.misses.append({"file": path.name, "missing": missing, "extra": extra})
+            if score.missing or score.extra:
+                miss = {"file": path.name, "missing": list(score.missing), "extra": list(score.extra)}
+                rep.misses.append(miss)
         if progress:
             progress(i + 1, len(items))
     return rep

@@ -24,9 +24,8 @@ from vision.detect import min_channel
 from vision.errors import ModelError
 from vision.index import PW, PX, interpolated_percentiles
 from vision.onnx_nets import OnnxNet, load_checked
+from vision.sighting import RANKS, SUITS
 
-RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-SUITS = ("S", "H", "D", "C")
 REJECT = "-"
 RANK_CLASSES: tuple[str, ...] = RANKS + (REJECT,)
 SUIT_CLASSES: tuple[str, ...] = SUITS + (REJECT,)

@@ -22,9 +22,8 @@ import numpy as np
 from vision.errors import ModelError
 from vision.index import CANVAS, canvas_of
 from vision.onnx_nets import OnnxNet, model_bytes
+from vision.sighting import RANKS, SUITS
 
-RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-SUITS = ("S", "H", "D", "C")
 JOINT_CLASSES: tuple[str, ...] = RANKS + SUITS + ("-",)
 N_RANKS, N_SUITS = len(RANKS), len(SUITS)
 Kind = Literal["rank", "suit"]

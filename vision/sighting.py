@@ -26,7 +26,8 @@ SUITS: tuple[str, ...] = ("S", "H", "D", "C")
 RED_SUITS = frozenset({"H", "D"})
 JOKER = "JK"
 BACK = "BK"
-CODES: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS) + (JOKER, BACK)
+FACES: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)  # the 52, suit by suit
+CODES: tuple[str, ...] = FACES + (JOKER, BACK)
 _CODE = re.compile(r"^(?:(A|[2-9]|10|J|Q|K)([SHDC])|JK|BK)$")
 
 Point = tuple[float, float]

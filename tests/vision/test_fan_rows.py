@@ -18,7 +18,7 @@ from vision.finder import IndexFrame, frame_from_vectors
 from vision.index import Reading
 from vision.index_frames import upright_twins
 from vision.recognizer import _one_reading_per_index
-from vision.sighting import RANKS, SUITS, Sighting
+from vision.sighting import FACES, Sighting
 
 PIVOT = np.array([500.0, 900.0])
 
@@ -97,9 +97,6 @@ def test_indices_side_by_side_are_two_cards_and_one_index_read_twice_is_one() ->
     # ink overlapping: one index read as two codes, however sure; the surer reading stands
     twice = [index_at("6C", 0, 0.96), index_at("6S", 5, 0.99)]
     assert [s.card for s in _one_reading_per_index(twice)] == ["6S"]
-
-
-FACES = [r + s for s in SUITS for r in RANKS]
 
 
 def hand_of(count: int, seed: int) -> list[str]:

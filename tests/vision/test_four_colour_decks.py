@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 
 from vision import Recognizer, SimulatedCamera
+from vision.evaluate import score_codes
 from vision.render import FOUR_COLOUR, CardStyle, render_card
-from vision.sighting import RANKS, SUITS
+from vision.sighting import FACES
 
-DECK = [r + s for s in SUITS for r in RANKS]
 TABLES = ["felt", "dark", "wood", "light_wood", "white"]
 
 
@@ -42,16 +42,12 @@ def _read(style: CardStyle, frames: int) -> tuple[Counter[tuple[str, str]], int,
         width = int(rng.integers(55, 95))  # small cards: a camera over a whole table
         cam = SimulatedCamera(size=(1280, 960), background=TABLES[i % len(TABLES)], seed=100 + i,
                               card_width=width, style=style)
-        codes = [str(c) for c in rng.choice(DECK, 8, replace=False)]
+        codes = [str(c) for c in rng.choice(FACES, 8, replace=False)]
         frame = cam.frame_for(codes, layout=["scatter", "hand"][i % 2]).image
-        read = Counter(s.card for s in rec.recognize(frame))
-        truth = Counter(codes)
-        right += sum((truth & read).values())
+        score = score_codes(codes, [s.card for s in rec.recognize(frame)])
+        right += score.right
         dealt += len(codes)
-        for missed in (truth - read).elements():
-            for other in (read - truth).elements():
-                if other[:-1] == missed[:-1]:
-                    confusions[(missed[-1], other[-1])] += 1
+        confusions.update((missed[-1], read[-1]) for missed, read in score.misread_suits())
     return confusions, right, dealt
 
 

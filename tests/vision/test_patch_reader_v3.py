@@ -20,9 +20,7 @@ from vision.detect import CardQuad
 from vision.index import cut_patch
 from vision.patch_reader import default_patch_reader, has_ink
 from vision.render import CardStyle, render_card
-from vision.sighting import RANKS, SUITS
-
-CODES = [r + s for s in SUITS for r in RANKS]
+from vision.sighting import FACES as FACES
 
 
 def deck(held_out_deck: Callable[..., CardStyle], name: str) -> CardStyle:
@@ -73,7 +71,7 @@ def read(
     patches, codes = [], []
     for k, name in enumerate(("bookman", "lato")):
         style = deck(make, name)
-        for i, code in enumerate(CODES):
+        for i, code in enumerate(FACES):
             card = render_card(code, 240, style, seed=i)
             for j, width in enumerate((55.0, 70.0)):
                 seed = 1000 * k + 10 * i + j

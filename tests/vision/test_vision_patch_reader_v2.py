@@ -27,9 +27,7 @@ from vision.patch_reader import (
     split_softmax,
 )
 from vision.render import CardStyle, render_card, suit_mask
-from vision.sighting import RANKS, SUITS
-
-CODES = [r + s for s in SUITS for r in RANKS]
+from vision.sighting import FACES, RANKS, SUITS
 
 
 def deck(name: str, masks: dict[str, np.ndarray], big: bool) -> CardStyle:
@@ -81,7 +79,7 @@ def tiny_patches(masks: dict[str, np.ndarray], widths: tuple[float, ...]) -> lis
     out = []
     for k, (name, big) in enumerate((("bookman", True), ("biolinum", False))):
         style = deck(name, masks, big)
-        for i, code in enumerate(CODES):
+        for i, code in enumerate(FACES):
             card = render_card(code, 240, style, seed=i)
             for j, width in enumerate(widths):
                 frame, corners = shoot(

@@ -23,11 +23,11 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from vision import Recognizer, SimulatedCamera  # noqa: E402
+from vision.evaluate import score_codes  # noqa: E402
 from vision.recognizer import Recognizer as _Recognizer  # noqa: E402
 from vision.render import CardStyle  # noqa: E402
-from vision.sighting import RANKS, SUITS  # noqa: E402
+from vision.sighting import FACES, SUITS  # noqa: E402
 
-DECK = [r + s for s in SUITS for r in RANKS]
 TABLES = ["felt", "dark", "wood", "light_wood", "white"]
 
 
@@ -40,13 +40,11 @@ def read_both(frames: int, widths: tuple[int, int], seed: int) -> None:
         for i in range(frames):
             cam = SimulatedCamera(size=(1280, 960), background=TABLES[i % len(TABLES)], seed=100 + i,
                                   card_width=int(rng.integers(*widths)), style=CardStyle(four_colour=four))
-            codes = [str(c) for c in rng.choice(DECK, 8, replace=False)]
+            codes = [str(c) for c in rng.choice(FACES, 8, replace=False)]
             frame = cam.frame_for(codes, layout=["scatter", "hand"][i % 2]).image
-            truth, read = Counter(codes), Counter(s.card for s in rec.recognize(frame))
-            tp, fp, fn = tp + sum((truth & read).values()), fp + sum((read - truth).values()), fn + sum(
-                (truth - read).values())
-            for missed in (truth - read).elements():
-                suits.update((missed, o) for o in (read - truth).elements() if o[:-1] == missed[:-1])
+            score = score_codes(codes, [s.card for s in rec.recognize(frame)])
+            tp, fp, fn = tp + score.right, fp + score.false, fn + score.missed
+            suits.update(score.misread_suits())
         name = "four-colour" if four else "red and black"
         print(f"{name}: right {tp}, false {fp}, missed {fn}, F1 {2 * tp / max(1, 2 * tp + fp + fn):.4f}; "
               f"suits read wrong {dict(suits)}")

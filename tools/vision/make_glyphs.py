@@ -33,7 +33,7 @@ from vision.render import (  # noqa: E402
     render_card,
     suit_mask,
 )
-from vision.sighting import RANKS, SUITS  # noqa: E402
+from vision.sighting import FACES, RANKS, SUITS  # noqa: E402
 
 
 def flat_top_three(rng: np.random.Generator) -> np.ndarray:
@@ -201,7 +201,7 @@ def make(n_cards: int, seed: int, split: str = "train") -> dict[str, np.ndarray]
     ys: list[int] = []
     cr: list[np.ndarray] = []
     cs: list[np.ndarray] = []
-    codes = [r + s for s in SUITS for r in RANKS]
+    codes = list(FACES)
     for i in range(n_cards):
         style = random_style(rng, fonts, suit_fonts, 1.0 if split == "heldout" else 0.7)
         u = rng.random()

@@ -2,10 +2,13 @@
 
     python tools/vision/per_card.py /tmp/ho60            # the recogniser as shipped
     python tools/vision/per_card.py /tmp/ho60 --oracle   # every visible index read at its TRUE corner
+    python tools/vision/per_card.py /tmp/ho60 --montage /tmp/missed.png   # the missed cards' indices
 
 A labelled card counts as read when a sighting of its code has its index corner (or outline centre)
 inside the card's true outline. ``--oracle`` separates reading from finding: it reads each visible
-index through the card's true homography, so what fails there is the reader's.
+index through the card's true homography, so what fails there is the reader's. ``--montage`` draws
+every missed card's visible indices, cut upright from the scene through their true corners and
+labelled with the code and the card's width in pixels: whether a person could read them.
 """
 
 from __future__ import annotations
@@ -32,8 +35,8 @@ def _width(outline: np.ndarray) -> float:
     return float(np.linalg.norm(outline[1] - outline[0]))
 
 
-def found(root: Path, rec: Recognizer) -> list[tuple[float, float, bool]]:
-    """(card width, visible fraction, read right) for every labelled card."""
+def found(root: Path, rec: Recognizer) -> list[tuple[float, float, bool, str, dict]]:  # type: ignore[type-arg]
+    """(card width, visible fraction, read right, scene, the card's truth) for every labelled card."""
     truth = json.loads((root / "truth.json").read_text())
     labels = json.loads((root / "labels.json").read_text())
     rows = []
@@ -55,8 +58,32 @@ def found(root: Path, rec: Recognizer) -> list[tuple[float, float, bool]]:
                 >= 0
                 for s in sightings
             )
-            rows.append((_width(outline), shown, hit))
+            rows.append((_width(outline), shown, hit, name, card))
     return rows
+
+
+TILE = (64, 96)  # an index cut upright: width, height
+
+
+def montage(root: Path, missed: list[tuple[str, dict]], per_row: int = 10) -> np.ndarray:  # type: ignore[type-arg]
+    """The visible indices (at most two) of each missed ``(scene, card)``, side by side, a card a tile."""
+    tw, th = TILE
+    dst = np.array([[0, 0], [tw, 0], [tw, th], [0, th]], np.float32)
+    tiles = []
+    for name, card in missed:
+        image = cv2.imread(str(root / "images" / name))
+        quads = [q for q, shows in zip(card["index_quads"], card["index_visible"], strict=True) if shows][:2]
+        cuts = [
+            cv2.warpPerspective(image, cv2.getPerspectiveTransform(np.array(q, np.float32), dst), TILE)
+            for q in quads
+        ]
+        tile = np.concatenate(cuts + [np.zeros((th, tw, 3), np.uint8)] * (2 - len(cuts)), axis=1)
+        label = f"{card['code']} {_width(np.array(card['outline'])):.0f}"
+        cv2.putText(tile, label, (2, th - 4), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (0, 255, 0), 1, cv2.LINE_AA)
+        tiles.append(tile)
+    blank = np.zeros((th, 2 * tw, 3), np.uint8)
+    rows = [tiles[i : i + per_row] for i in range(0, len(tiles), per_row)] or [[]]
+    return np.concatenate([np.concatenate(r + [blank] * (per_row - len(r)), axis=1) for r in rows])
 
 
 def oracle(root: Path, rec: Recognizer) -> list[tuple[float, float, bool]]:
@@ -87,9 +114,15 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("root", type=Path)
     ap.add_argument("--oracle", action="store_true")
+    ap.add_argument("--montage", type=Path, help="write the missed cards' indices to this PNG")
     a = ap.parse_args()
+    if a.oracle and a.montage:
+        ap.error("--montage draws the cards the recogniser missed: not with --oracle")
     rec = Recognizer("table")
     rows = (oracle if a.oracle else found)(a.root, rec)
+    if a.montage:
+        cv2.imwrite(str(a.montage), montage(a.root, [(r[3], r[4]) for r in rows if not r[2]]))
+        print(f"wrote {a.montage}: {sum(not r[2] for r in rows)} missed cards")
     print(f"all: {sum(r[2] for r in rows)} / {len(rows)}")
     for lo, hi in WIDTHS:
         sel = [r for r in rows if lo <= r[0] < hi]

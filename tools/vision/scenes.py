@@ -34,9 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from backgrounds import HELD_OUT_FAMILIES, LIGHT, TRAIN_FAMILIES, table_surface  # noqa: E402
 
 from vision.render import CARD_ASPECT, HERSHEY_FONTS, CardStyle, render_card  # noqa: E402
-from vision.sighting import RANKS, SUITS  # noqa: E402
+from vision.sighting import FACES  # noqa: E402
 
-FACES = [r + s for s in SUITS for r in RANKS]
 FACE_PX = 240  # width of the cached card renders
 READABLE = 50.0  # benchmark cards are at least this wide (px): an index narrower than ~6 px is unreadable
 
@@ -423,7 +422,7 @@ def make_scene(
     view = _view(rng, W, H, card_px)
     img = table_surface(family, rng, H, W)
     n = int(rng.integers(0, max_cards + 1)) if card_out < 0.25 * short else int(rng.integers(1, 4))
-    pool = FACES + ["BK"] * backs + ["JK"] * 2
+    pool = [*FACES] + ["BK"] * backs + ["JK"] * 2
     codes = [pool[int(k)] for k in rng.integers(len(pool), size=n)]
     extent = (W / card_px * 0.9, H / card_px * 0.9)
     placements = _place(rng, codes, extent, layout_p)

@@ -28,9 +28,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from vision import Recognizer, SimulatedCamera  # noqa: E402
-from vision.sighting import RANKS, SUITS  # noqa: E402
+from vision.evaluate import score_codes  # noqa: E402
+from vision.sighting import FACES  # noqa: E402
 
-FACES = [r + s for s in SUITS for r in RANKS]
 LAYOUT_CARDS = {"scatter": 8, "hand": 8, "fan": 5, "spread": 13, "hole": 4, "tucked": 4, "down": 4}
 
 
@@ -49,7 +49,7 @@ def measure(
     tp = fp = fn = 0
     ms: list[float] = []
     confusions: Counter[tuple[str, str]] = Counter()
-    pool = FACES + (["JK", "BK"] if extras else [])
+    pool = [*FACES, *(["JK", "BK"] if extras else [])]
     for i in range(frames):
         bg = backgrounds[i % len(backgrounds)]
         cam = SimulatedCamera(
@@ -72,11 +72,9 @@ def measure(
         t0 = time.perf_counter()
         read = [s.card for s in rec.recognize(shot.image)]
         ms.append((time.perf_counter() - t0) * 1000)
-        t, r = Counter(codes), Counter(read)
-        tp += sum((t & r).values())
-        fp += sum((r - t).values())
-        fn += sum((t - r).values())
-        for a, b in zip(sorted((t - r).elements()), sorted((r - t).elements()), strict=False):
+        score = score_codes(codes, read)
+        tp, fp, fn = tp + score.right, fp + score.false, fn + score.missed
+        for a, b in zip(score.missing, score.extra, strict=False):
             confusions[(a, b)] += 1
     return {
         "layout": {"fan": f"fan ({fan_spread:g} deg)", "spread": f"spread ({spread_step:g} cards)"}.get(

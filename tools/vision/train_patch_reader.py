@@ -41,10 +41,10 @@ from vision.detect import CardQuad, CornerFrame  # noqa: E402
 from vision.index import PH, PW, PX, cut_patch  # noqa: E402
 from vision.patch_reader import INPUT_H, INPUT_W, N_OUT, N_RANK, N_SUIT, RANKS, SUITS  # noqa: E402
 from vision.render import CARD_ASPECT, CardStyle, render_back, render_card  # noqa: E402
+from vision.sighting import FACES  # noqa: E402
 
 IGNORE = -100
 R_REJ, S_REJ = N_RANK - 1, N_SUIT - 1
-FACES = [r + s for s in SUITS for r in RANKS]
 
 
 # -- data ------------------------------------------------------------------------------------------
