@@ -11,7 +11,9 @@ two-card hands, fans, stacks, one big card), photographed through a homography (
 oblique, any yaw) onto a procedural table (``backgrounds.py``) with drop shadows, occluders (chips,
 hands, a phone, a shoe, paper), uneven light, hard and soft shadows, glare, colour casts, blur,
 noise and JPEG; sometimes drawn large and downscaled. Card widths run from 8 px to 60 % of the
-frame's short side.
+frame's short side. ``--mirror 0.5`` deals half the rows, hands and fans the other way round (each
+card under the one before it, so that a card below shows its right-hand corners), the scenes
+otherwise those of the same seed.
 
 Splits: ``train`` draws from the training families and one seed range; ``held-out`` from
 ``backgrounds.HELD_OUT_FAMILIES`` only, with seeds training never uses (the caller's ``--seed``).
@@ -181,12 +183,18 @@ def _place(
     codes: list[str],
     extent: tuple[float, float],
     layout_p: tuple[float, ...] = LAYOUT_P,
+    mirror: tuple[float, np.random.Generator] | None = None,
 ) -> list[tuple[str, float, float, float]]:
-    """Placements (code, centre x, centre y, angle°) in card units, drawn in order (later on top)."""
+    """Placements (code, centre x, centre y, angle°) in card units, drawn in order (later on top).
+    Each row, hand and fan lays every card over the one before it on its right, leaving the index
+    corner of the one below in view; with ``mirror`` = (share, generator of its own), that share of
+    them is dealt the other way round (each card under the one before it: a fan held in the other
+    hand, a hand dealt leftward), where what shows of a card below is its right-hand corners."""
     ex, ey = extent
     out: list[tuple[str, float, float, float]] = []
     i = 0
     while i < len(codes):
+        group = len(out)
         kind = rng.choice(list(LAYOUTS), p=list(layout_p))
         cx, cy = rng.uniform(-ex / 2, ex / 2), rng.uniform(-ey / 2, ey / 2)
         base = rng.uniform(0, 360) if rng.random() < 0.5 else rng.normal(0, 8)
@@ -239,6 +247,8 @@ def _place(
                     )
                 )
             i += n
+        if mirror is not None and kind in ("row", "hand", "fan") and mirror[1].random() < mirror[0]:
+            out[group:] = out[group:][::-1]
     return out
 
 
@@ -401,13 +411,15 @@ def make_scene(
     back_designs: float = 0.0,
     layout_p: tuple[float, ...] = LAYOUT_P,
     max_card: float | None = None,
+    mirror: tuple[float, np.random.Generator] | None = None,
 ) -> Scene:
     """One scene ``size`` = (w, h) with its label map and card truths. Cards are drawn from a pool
     holding each face once, the joker twice and the back ``backs`` times. That share
     ``back_designs`` of the backs gets art of its own (``varied_back``: borderless, dense or bold
     lattices, diamonds, stripes, dots, checks) instead of the deck's; ``layout_p`` weighs single,
-    scatter, row, hand, fan and stack. The defaults are what the benchmark folders were written
-    with (same scenes, byte for byte)."""
+    scatter, row, hand, fan and stack; ``mirror`` deals a share of the rows, hands and fans the other
+    way round (``_place``). The defaults are what the benchmark folders were written with (same
+    scenes, byte for byte)."""
     w, h = size
     light_share = [f for f in families if f in LIGHT]
     use_light = bool(light_share) and rng.random() < 0.4  # at least a third of draws: light tables
@@ -425,7 +437,7 @@ def make_scene(
     pool = [*FACES] + ["BK"] * backs + ["JK"] * 2
     codes = [pool[int(k)] for k in rng.integers(len(pool), size=n)]
     extent = (W / card_px * 0.9, H / card_px * 0.9)
-    placements = _place(rng, codes, extent, layout_p)
+    placements = _place(rng, codes, extent, layout_p, mirror)
     labels = np.zeros((H, W), np.int32)
     outline_unit = _rounded_outline(deck.style.corner_radius)
     truths = []
@@ -670,11 +682,15 @@ def write_benchmark(
     size: tuple[int, int],
     max_card: float | None = None,
     four_colour: bool = False,
+    mirror: float = 0.0,
 ) -> None:
     """A scene folder ``dealer vision eval`` reads (``labels.json``: the cards a reader must find;
     ``optional.json``: those it may, being too small or showing no index), plus ``truth.json``.
-    ``four_colour``: every deck four-colour, the scenes otherwise those of the same seed."""
+    ``four_colour``: every deck four-colour; ``mirror``: that share of the rows, hands and fans dealt
+    the other way round (each card under the one before it). Either way the scenes are otherwise
+    those of the same seed: their choices come from a generator of their own."""
     rng = np.random.default_rng(seed)
+    flip = (mirror, np.random.default_rng([seed, 1])) if mirror else None
     families = HELD_OUT_FAMILIES if split == "held-out" else TRAIN_FAMILIES
     (out / "images").mkdir(parents=True, exist_ok=True)
     labels: dict[str, list[str]] = {}
@@ -683,7 +699,9 @@ def write_benchmark(
     decks = [Deck(rng, four_colour) for _ in range(8)]
     for i in range(count):
         w, h = size if rng.random() < 0.7 else (size[1], size[0])
-        scene = make_scene(rng, (w, h), families, decks, max_cards=10, min_card=READABLE, max_card=max_card)
+        scene = make_scene(
+            rng, (w, h), families, decks, max_cards=10, min_card=READABLE, max_card=max_card, mirror=flip
+        )
         name = f"scene_{i:03d}.jpg"
         cv2.imwrite(str(out / "images" / name), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
         # the codes a reader can be asked for: cards wide enough to read with at least one index
@@ -711,9 +729,14 @@ def main() -> None:
     ap.add_argument("--size", default="1280x960")
     ap.add_argument("--max-card", type=float, default=None, help="widest card, px (a phone photo of a table)")
     ap.add_argument("--four-colour", action="store_true", help="four-colour decks")
+    ap.add_argument(
+        "--mirror", type=float, default=0.0, help="share of rows, hands and fans dealt the other way round"
+    )
     a = ap.parse_args()
+    if not 0.0 <= a.mirror <= 1.0:
+        ap.error(f"--mirror is a share from 0 to 1, got {a.mirror}")
     w, h = (int(v) for v in a.size.split("x"))
-    write_benchmark(a.out, a.split, a.count, a.seed, (w, h), a.max_card, a.four_colour)
+    write_benchmark(a.out, a.split, a.count, a.seed, (w, h), a.max_card, a.four_colour, a.mirror)
 
 
 if __name__ == "__main__":

@@ -5,12 +5,16 @@ spreads, hole cards).
     python tools/vision/sim_layouts.py --layouts hole --frames 12 --json
     python tools/vision/sim_layouts.py --layouts fan --fan-cards 18 --fan-spread 5 --frames 6 --json
     python tools/vision/sim_layouts.py --layouts spread --spread-step 0.18 --frames 6 --json
+    python tools/vision/sim_layouts.py --layouts fan,spread --mirror --four-index --frames 12 --json
 
 Frames are 1920×1080, cards 170 px wide, on felt, wood and dark tables (``--backgrounds``); codes
 are drawn at random from the 52 faces (plus jokers and backs where ``--extras`` is set). ``hole``
 lays four two-card hands whose top card lies face down (a dealer's up card and hole card), ``tucked``
 four whose face lies half over the back (the hole card under its up card); ``down``
 two face-up hands and two hands dealt face down; ``spread`` 13 cards in a straight overlapping line.
+``--mirror`` deals hands, fans and spreads the other way round (each card under the one before it:
+a fan held in the other hand, a spread laid leftward), so that what shows of a card below is its
+right-hand corners; ``--four-index`` draws a deck that prints its index in all four corners.
 Scores are over the multiset of codes.
 """
 
@@ -29,9 +33,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from vision import Recognizer, SimulatedCamera  # noqa: E402
 from vision.evaluate import score_codes  # noqa: E402
+from vision.render import CardStyle  # noqa: E402
 from vision.sighting import FACES  # noqa: E402
 
 LAYOUT_CARDS = {"scatter": 8, "hand": 8, "fan": 5, "spread": 13, "hole": 4, "tucked": 4, "down": 4}
+MIRRORED = ("hand", "fan", "spread")  # the layouts whose cards overlap one way
 
 
 def measure(
@@ -43,7 +49,11 @@ def measure(
     backgrounds: tuple[str, ...] = ("felt", "wood", "dark"),
     fan_cards: int = LAYOUT_CARDS["fan"],
     spread_step: float = 0.2,
+    mirror: bool = False,
+    four_index: bool = False,
 ) -> dict[str, object]:
+    if mirror and layout not in MIRRORED:
+        raise ValueError(f"only {', '.join(MIRRORED)} can be dealt the other way round, not {layout}")
     rng = np.random.default_rng(seed)
     rec = Recognizer("table")
     tp = fp = fn = 0
@@ -59,6 +69,7 @@ def measure(
             card_width=170,
             fan_spread=fan_spread,
             spread_step=spread_step,
+            style=CardStyle(four_index=four_index),
         )
         count = fan_cards if layout == "fan" else LAYOUT_CARDS[layout]
         codes = [pool[int(k)] for k in rng.choice(len(pool), count, replace=False)]
@@ -68,7 +79,8 @@ def measure(
             codes = [c for face in codes for c in ("BK", face)]
         elif layout == "down":  # two hands dealt face down between two face-up hands
             codes = codes[:2] + ["BK", "BK"] + codes[2:] + ["BK", "BK"]
-        shot = cam.frame_for(codes, "hand" if layout in ("hole", "tucked", "down") else layout)
+        placements = cam.layout(codes, "hand" if layout in ("hole", "tucked", "down") else layout)
+        shot = cam.render(placements[::-1] if mirror else placements)
         t0 = time.perf_counter()
         read = [s.card for s in rec.recognize(shot.image)]
         ms.append((time.perf_counter() - t0) * 1000)
@@ -101,12 +113,18 @@ def main() -> None:
     ap.add_argument("--fan-cards", type=int, default=LAYOUT_CARDS["fan"], help="cards in a fan")
     ap.add_argument("--spread-step", type=float, default=0.2, help="card widths between a spread's cards")
     ap.add_argument("--backgrounds", default="felt,wood,dark", help="tables drawn in turn (vision.simcam)")
+    ap.add_argument("--mirror", action="store_true", help="hands, fans and spreads dealt the other way round")
+    ap.add_argument("--four-index", action="store_true", help="a deck with its index in all four corners")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
+    layouts = a.layouts.split(",")
+    if a.mirror and (other := [lay for lay in layouts if lay not in MIRRORED]):
+        ap.error(f"--mirror deals {', '.join(MIRRORED)} the other way round, not {', '.join(other)}")
     bgs = tuple(a.backgrounds.split(","))
+    deal = (a.mirror, a.four_index)
     out = [
-        measure(lay, a.frames, a.seed, a.extras, a.fan_spread, bgs, a.fan_cards, a.spread_step)
-        for lay in a.layouts.split(",")
+        measure(lay, a.frames, a.seed, a.extras, a.fan_spread, bgs, a.fan_cards, a.spread_step, *deal)
+        for lay in layouts
     ]
     if a.json:
         print(json.dumps(out, indent=1))
