@@ -20,7 +20,7 @@ from vision.detect import CardQuad
 from vision.index import cut_patch
 from vision.patch_reader import default_patch_reader, has_ink
 from vision.render import CardStyle, render_card
-from vision.sighting import FACES as FACES
+from vision.sighting import FACES
 
 
 def deck(held_out_deck: Callable[..., CardStyle], name: str) -> CardStyle:

@@ -1158,6 +1158,14 @@ def fixture(path: str) -> None:
     np.savez_compressed(path, **out)
 
 
+def profile_seeds(specs: list[str]) -> list[tuple[str, int]]:
+    """``PROFILE:SEED`` words as (profile, seed); a clear error for any other word."""
+    parts = [w.split(":") for w in specs]
+    if any(len(p) != 2 or p[0] not in PROFILES or not p[1].isdigit() for p in parts):
+        raise SystemExit(f"expected PROFILE:SEED words, PROFILE one of {sorted(PROFILES)}; got {specs}")
+    return [(p[0], int(p[1])) for p in parts]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seed", type=int, default=0)
@@ -1193,6 +1201,13 @@ def main() -> None:
     )
     ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
     ap.add_argument("--calibrate", action="store_true", help="fit --model's temperatures and report ECE")
+    ap.add_argument(
+        "--calibrate-on",
+        nargs="+",
+        default=["v2:95"],
+        metavar="PROFILE:SEED",
+        help="the 2,000-card sets --calibrate fits on, pooled (training fonts, seeds training never drew)",
+    )
     ap.add_argument("--margins", type=Path, help="a scenes.py folder: disagreement margin and width curves")
     ap.add_argument(
         "--max-width", type=float, nargs="+", default=[10_000.0], help="card width limits for --margins"
@@ -1205,7 +1220,8 @@ def main() -> None:
             margin_curve(recs, mw)
         return
     if a.calibrate:
-        cal = data_set(2000, 95, "train", a.cache, "v2")  # training fonts, a seed training never drew
+        cal_sets = [data_set(2000, sd, "train", a.cache, prof) for prof, sd in profile_seeds(a.calibrate_on)]
+        cal = {k: np.concatenate([c[k] for c in cal_sets]) for k in cal_sets[0]}
         checks = {
             "held-out fonts v1": data_set(1000, 90, "heldout", a.cache),
             "held-out fonts v2": data_set(1000, 91, "heldout", a.cache, "v2"),
@@ -1235,15 +1251,13 @@ def main() -> None:
             print(f"{k:>16}: {v:.4f}")
         return
     chunks = [data_set(4000, a.seed * 100 + 1 + i, "train", a.cache) for i in range((a.cards + 3999) // 4000)]
-    more = [c.split(":") for c in a.chunks]
-    if any(len(c) != 2 or c[0] not in PROFILES or not c[1].isdigit() for c in more):
-        raise SystemExit(f"--chunks takes PROFILE:SEED, PROFILE one of {sorted(PROFILES)}; got {a.chunks}")
+    more = profile_seeds(a.chunks)
     tiny_seeds = a.tiny_seeds or [a.seed * 100 + 51 + i for i in range((a.tiny_cards + 3999) // 4000)]
     chunks += [data_set(4000, sd, "train", a.cache, "v2") for sd in tiny_seeds]
     chunks += [data_set(4000, sd, "train", a.cache, "v3") for sd in a.hard_seeds]
     chunks += [data_set(4000, sd, "train", a.cache, "v4") for sd in a.small_seeds]
     chunks += [data_set(4000, sd, "train", a.cache, "v4f") for sd in a.fan_seeds]
-    chunks += [data_set(4000, int(sd), "train", a.cache, prof) for prof, sd in more]
+    chunks += [data_set(4000, sd, "train", a.cache, prof) for prof, sd in more]
     if not chunks:
         raise SystemExit("no training data: give --cards, seeds of a profile or --chunks")
     d = {k: np.concatenate([c[k] for c in chunks]) for k in chunks[0]}
