@@ -44,13 +44,13 @@ def row_frames(frames: list[IndexFrame], tried: Sequence[CornerFrame] = ()) -> l
         for (a, b), gap in zip(zip(row, row[1:], strict=False), gaps, strict=True):
             k = round(gap / step)
             if 2 <= k <= MOST_STEPS and abs(gap / step - k) <= WHOLE:
-                out += [_turned(a, b, j / k) for j in range(1, k)]
+                out += [turned(a, b, j / k) for j in range(1, k)]
             elif HALVES <= gap / step <= MOST_STEPS:
                 n = round(2 * gap / step)
-                out += [_turned(a, b, j / n) for j in range(1, n)]
+                out += [turned(a, b, j / n) for j in range(1, n)]
         k_last, k_first = max(1, round(gaps[-1] / step)), max(1, round(gaps[0] / step))
-        out.append(_turned(row[-2], row[-1], 1.0 + 1.0 / k_last))
-        out.append(_turned(row[1], row[0], 1.0 + 1.0 / k_first))
+        out.append(turned(row[-2], row[-1], 1.0 + 1.0 / k_last))
+        out.append(turned(row[1], row[0], 1.0 + 1.0 / k_first))
     kept: list[IndexFrame] = []
     for f in out:
         near = [*tried, *(g.frame for g in frames + kept)]
@@ -111,7 +111,7 @@ def _rows(frames: list[IndexFrame], ahead: dict[int, int]) -> list[list[IndexFra
     return rows
 
 
-def _turned(a: IndexFrame, b: IndexFrame, t: float) -> IndexFrame:
+def turned(a: IndexFrame, b: IndexFrame, t: float) -> IndexFrame:
     """The frame a share ``t`` of the way from ``a`` to ``b`` (beyond ``b`` when ``t`` > 1): turned
     about the point that turns ``a`` onto ``b`` (a fan's pivot), or shifted where they are parallel."""
     fa, fb = a.frame, b.frame

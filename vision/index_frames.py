@@ -17,8 +17,10 @@ sightings, each a function of the recogniser, the image and the frames so far:
    halfway between two indices read side by side, where the network's index map merged a
    fan's neighbouring indices into one peak (:func:`between_frames`, ``between_probe``); and where
    a row of indices read (a fan, a spread hand) is missing some, in its gaps and beyond its ends
-   (``vision.fan_rows``, ``row_walk``); last, all along the arc of a fan whose indices read surely,
-   through one frame the fan's own geometry makes (``vision.fan_arcs``, ``arc_probe``).
+   (``vision.fan_rows``, ``row_walk``); all along the arc of a fan whose indices read surely,
+   through one frame the fan's own geometry makes (``vision.fan_arcs``, ``arc_probe``); last, between
+   two indices of a row with no other to step by, where the index map showed the cards between as one
+   ridge (``vision.fan_gaps``, ``gap_probe``). Cards read whole count as a row's indices too.
 """
 
 from __future__ import annotations
@@ -34,8 +36,9 @@ from vision.closer_look import closer_scale, look, windows
 from vision.detect import CardQuad, CornerFrame
 from vision.face_reader import face_checked, faces_alone
 from vision.fan_arcs import arc_frames
+from vision.fan_gaps import evenly_spaced, gap_probes
 from vision.fan_rows import row_frames
-from vision.finder import FinderMaps, IndexFrame, default_finder, frame_from_vectors, index_frames
+from vision.finder import STRIDE, FinderMaps, IndexFrame, default_finder, frame_from_vectors, index_frames
 from vision.index import Reading, corner_box, is_joker_corner
 from vision.outline_sides import short_side
 from vision.render import CARD_ASPECT
@@ -82,6 +85,13 @@ SMALL_MOST = 4
 # card widths outside a face read from its pips alone that its index may lie (its outline, cut
 # short by a card it lies on, may stop short of it)
 PIPS_REACH = 0.25
+# the finder's index map along the probes between two indices read, on average, at least, for them to be
+# read (``gap_probe``): the cards of a tight fan between them make one ridge there (0.79-0.95 on rendered
+# fans of five at 5-7° a card), a two-card hand's first card shows its face (0.29-0.62 on rendered hands)
+GAP_HEAT = 0.7
+# a reading between two indices, where no other index gives the step, counts from here: the probes meet a
+# court card's art beside its index, read as one at 0.96-0.98 in rendered fans at 12° a card
+GAP_SURE = 0.99
 # a step between finding the index frames and reading them: (recogniser, image, frames) → frames
 FrameStep = Callable[["Recognizer", np.ndarray, list[IndexFrame]], list[IndexFrame]]
 
@@ -218,7 +228,12 @@ def small_card_frames(
 
 
 def read_index_frames(
-    rec: Recognizer, image: np.ndarray, frames: list[IndexFrame], colour: bool, known: list[Sighting]
+    rec: Recognizer,
+    image: np.ndarray,
+    frames: list[IndexFrame],
+    colour: bool,
+    known: list[Sighting],
+    maps: FinderMaps | None = None,
 ) -> list[Sighting]:
     """Cards read through the corner frames the learned finder regressed at each index.
 
@@ -226,7 +241,9 @@ def read_index_frames(
     read twice; the corners of one card read alike are one sighting. Where an index was seen but
     did not read, the finder takes a closer look (:func:`closer_frames`) and those frames are read
     too; so are frames between indices side by side and in the gaps and at the ends of a row of
-    indices (:func:`between_frames`, :func:`_walk_rows`), and along a fan's arc (:func:`_probe_arcs`).
+    indices (:func:`between_frames`, :func:`_walk_rows`), along a fan's arc (:func:`_probe_arcs`) and,
+    with the finder's ``maps``, between two indices of a fan's row with no step to walk by
+    (:func:`_probe_gaps`).
     """
     found, unread = _read_frames(rec, image, frames, colour, known)
     if rec.between_probe:
@@ -267,6 +284,8 @@ def read_index_frames(
             found += _walk_rows(rec, image, found, colour, known, walked)
     if rec.arc_probe:
         found = _probe_arcs(rec, image, found, colour, known)
+    if rec.gap_probe and maps is not None:
+        found += _probe_gaps(rec, image, found, colour, known, maps)
     out: list[Sighting] = []
     for g in group_readings(found):
         r, fr = g[0]
@@ -389,11 +408,12 @@ def _walk_rows(
     known: list[Sighting],
     probed: list[CornerFrame],
 ) -> list[tuple[Reading, IndexFrame]]:
-    """Sure readings of new codes at the frames where a row of the indices read is missing one
-    (``vision.fan_rows``): a row's gaps and ends, then the ends again from what was read there.
+    """Sure readings of new codes at the frames where a row of the indices read (and of the cards
+    read whole, ``known``) is missing one (``vision.fan_rows``): a row's gaps and ends, then the ends
+    again from what was read there.
     Frames ``probed`` before (a reading depends only on its frame) are not read again; those read
     now are added to it."""
-    found = list(found)
+    found = list(found) + _read_whole(known)  # a card read whole is one of its row's indices too
     new: list[tuple[Reading, IndexFrame]] = []
     for _ in range(ROW_ROUNDS):
         probes = row_frames([fr for _, fr in found], probed)
@@ -451,6 +471,67 @@ def _probe_arcs(
             continue
         out = [x for x in out if not any(x is n for n in near)] + [(r, fr)]
     return out
+
+
+def _probe_gaps(
+    rec: Recognizer,
+    image: np.ndarray,
+    found: list[tuple[Reading, IndexFrame]],
+    colour: bool,
+    known: list[Sighting],
+    maps: FinderMaps,
+) -> list[tuple[Reading, IndexFrame]]:
+    """New codes read between two indices of a row read surely (or of cards read whole) that no other
+    index gives a step to (``vision.fan_gaps``): along the probes where the finder's index map lies
+    high (``GAP_HEAT``), each code's surest reading (``GAP_SURE``, read by a probe next to its own
+    too), kept where the readings of the gap divide it into whole steps."""
+    anchors = [fr for r, fr in found if r.confidence >= SURE and not fr.sideways and r.card != JOKER]
+    anchors += [fr for _, fr in _read_whole(known)]
+    have = {r.card for r, _ in found if r.confidence >= SURE}
+    have |= {o.card for o in known if o.confidence >= SURE}
+    best: dict[str, tuple[Reading, IndexFrame]] = {}
+    for gap in gap_probes(anchors):
+        if _mean_heat(maps, gap.probes) < GAP_HEAT:
+            continue
+        share = {id(fr.frame): gap.share(k) for k, fr in enumerate(gap.probes)}
+        surest: dict[str, tuple[Reading, IndexFrame]] = {}
+        probes = list(gap.probes)
+        for r, fr in _arc_readings(_read_frames(rec, image, probes, colour, known)[0], probes):
+            if r.card in have or r.confidence < GAP_SURE or id(fr.frame) not in share:
+                continue
+            if r.card not in surest or r.confidence > surest[r.card][0].confidence:
+                surest[r.card] = (r, fr)
+        if not evenly_spaced([share[id(fr.frame)] for _, fr in surest.values()], gap.along):
+            continue
+        for code, (r, fr) in surest.items():
+            if code not in best or r.confidence > best[code][0].confidence:
+                best[code] = (r, fr)
+    return list(best.values())
+
+
+def _read_whole(known: list[Sighting]) -> list[tuple[Reading, IndexFrame]]:
+    """The faces read surely whole (``known``) as readings through their index corner's frame."""
+    out = []
+    for o in known:
+        if o.confidence < SURE or o.card in (BACK, JOKER) or not o.index_corner or len(o.outline) != 4:
+            continue
+        quad = CardQuad(np.asarray(o.outline, np.float64))
+        middle = np.mean(np.asarray(o.index_corner, np.float64), axis=0)
+        f = min((quad.frame(0), quad.frame(2)), key=lambda f: float(np.linalg.norm(f.origin - middle)))
+        frame = CornerFrame(f.origin, f.x, f.y, f.width)  # (its homography is the whole card's)
+        out.append((Reading(o.card, o.confidence, 0.0, o.index_corner), IndexFrame(frame, False, 1.0)))
+    return out
+
+
+def _mean_heat(maps: FinderMaps, probes: tuple[IndexFrame, ...]) -> float:
+    """The finder's index map at the index middles of ``probes``, on average (0 off the map)."""
+    heat = maps.prob[2]
+    pts = np.array([index_point(fr) for fr in probes], np.float64) / maps.scale
+    col, row = (np.rint((pts + 0.5) / STRIDE - 0.5).astype(int)).T
+    inside = (col >= 0) & (row >= 0) & (col < heat.shape[1]) & (row < heat.shape[0])
+    values = np.zeros(len(pts))
+    values[inside] = heat[row[inside], col[inside]]
+    return float(values.mean()) if len(values) else 0.0
 
 
 def _arc_readings(

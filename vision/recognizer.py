@@ -169,6 +169,9 @@ class Recognizer:
         self.row_walk = True
         # and every index along the arc of a fan whose indices read surely (vision.fan_arcs)
         self.arc_probe = True
+        # and the cards between two indices of a row with none other to step by, where the index map
+        # showed them as one ridge: a tight fan of five (vision.fan_gaps)
+        self.gap_probe = True
         # a corner the finder took for a four-index deck's mirrored one, read sideways, read upright
         # too (vision.index_frames.upright_twins)
         self.upright_twins = True
@@ -514,7 +517,7 @@ class Recognizer:
         if maps is not None and self.mode == "table":
             sightings = indexed_pips(self, view, maps, sightings, colour)
         frames = find_frames(self, view, maps, sightings) if maps is not None else []
-        for s in read_index_frames(self, view, frames, colour, sightings):
+        for s in read_index_frames(self, view, frames, colour, sightings, maps):
             sightings.append(s)
         if maps is not None and self.mode == "table" and self.closer_look:
             for q in closer_quads(view, maps, sightings, self.finder_size, MIN_CARD_FRACTION[self.mode]):

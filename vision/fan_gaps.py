@@ -1,0 +1,112 @@
+"""Where the cards of a tight fan lie between two of its indices read, when no other index says the step.
+
+In a fan of five at 5-7° a card the finder's index map often shows the middle indices as one ridge, so
+only the first and the last card are read (one through its index frame, one whole): a row of two has
+no step to walk by (``vision.fan_rows``) and two points fit no arc (``vision.fan_arcs``). The cards
+between are each the one before turned about the fan's pivot, so their corners lie on the turn that
+takes one read corner onto the other: that turn is probed in small steps (:func:`gap_probes`), and
+what reads there counts only where it divides the gap into whole steps, as a fan's cards do
+(:func:`evenly_spaced`): a court card's art beside its index, read as an index, lies where no step
+of the gap falls.
+
+Only geometry here: frames in, frames out.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.detect import CornerFrame
+from vision.fan_arcs import NARROW, PROBE
+from vision.fan_rows import turned
+from vision.finder import IndexFrame
+
+MIN_STEP = 0.08  # card widths between the corners of a fan's neighbouring cards, at least
+MOST = 1.2  # card widths between two indices read, at most, for the cards between them to be probed
+FACING = 60.0  # degrees between the two frames' axes, at most
+ACROSS = 0.5  # of the gap: how far across the row the second corner may lie (a fan's arc bends it)
+OFF_STEP = 0.25  # of a step: how far a reading may lie from its whole number of steps
+SHIFT = 0.45  # of a step: how far all the readings may lie off them together (frames a little off)
+
+
+@dataclass(frozen=True)
+class Gap:
+    """The probes between two corners read, in order, and the gap's length in card widths."""
+
+    probes: tuple[IndexFrame, ...]
+    along: float
+
+    def share(self, k: int) -> float:
+        """How far along the gap probe ``k`` lies (0 at the first corner, 1 at the second)."""
+        return (k + 1) / (len(self.probes) + 1)
+
+
+def gap_probes(anchors: Sequence[IndexFrame]) -> list[Gap]:
+    """For each of the upright ``anchors`` (corners whose index was read surely), the probes
+    between it and the next one ahead of it along its row, where they lie at least two smallest
+    steps and at most ``MOST`` card widths apart: the first's frame turned towards the second's
+    every ``PROBE`` card widths, a little narrow (``fan_arcs.NARROW``)."""
+    out: list[Gap] = []
+    for i, a in enumerate(anchors):
+        ahead = [(g, b) for j, b in enumerate(anchors) if j != i and (g := _ahead(a, b)) is not None]
+        if not ahead:
+            continue
+        along, b = min(ahead, key=lambda x: x[0])
+        if along < 2 * MIN_STEP:
+            continue
+        n = math.ceil(along / PROBE)
+        probes = []
+        for k in range(1, n):
+            f = turned(a, b, k / n).frame
+            probes.append(IndexFrame(CornerFrame(f.origin, f.x, f.y, NARROW * f.width), False, 1.0))
+        out.append(Gap(tuple(probes), along))
+    return out
+
+
+def evenly_spaced(shares: Sequence[float], along: float) -> bool:
+    """Whether readings at ``shares`` of a gap ``along`` card widths long lie at whole numbers of one
+    step (up to a shift they share), one to a step, none at either end, and fill at least two in three
+    of the places between (every one where there are fewer than three): the cards of a fan. The
+    fewest steps that fit decide.
+
+    >>> evenly_spaced([0.2, 0.47, 0.67], 0.65)  # four steps, the readings a little early
+    True
+    >>> evenly_spaced([0.5], 0.3)  # one card between
+    True
+    >>> evenly_spaced([0.12, 0.5], 0.6)  # no whole steps put both there
+    False
+    """
+    if not shares:
+        return False
+    for steps in range(2, int(along / MIN_STEP) + 1):
+        pos = np.asarray(shares, np.float64) * steps
+        shift = float(np.median(pos - np.round(pos)))
+        if abs(shift) > SHIFT:
+            continue
+        place = np.round(pos - shift).astype(int)
+        if (np.abs(pos - shift - place) > OFF_STEP).any() or place.min() < 1 or place.max() > steps - 1:
+            continue
+        if len(set(place.tolist())) < len(place):
+            continue
+        between = steps - 1
+        if len(place) >= between - between // 3:
+            return True
+    return False
+
+
+def _ahead(a: IndexFrame, b: IndexFrame) -> float | None:
+    """How far ``b``'s corner lies ahead of ``a``'s along ``a``'s short edge, in card widths, where
+    the two can be neighbours of one row: facing alike, ``b`` ahead and not far across."""
+    fa, fb = a.frame, b.frame
+    if float(fa.x @ fb.x) < math.cos(math.radians(FACING)):
+        return None
+    width = (fa.width + fb.width) / 2
+    gap = fb.origin - fa.origin
+    along = float(gap @ fa.x) / width
+    if along <= 0.0 or along > MOST or abs(float(gap @ fa.y)) / width > ACROSS * along:
+        return None
+    return along
