@@ -49,7 +49,7 @@ def gap_probes(anchors: Sequence[IndexFrame]) -> list[Gap]:
     """For each of the upright ``anchors`` (corners whose index was read surely), the probes
     between it and the next one ahead of it along its row, where they lie at least two smallest
     steps and at most ``MOST`` card widths apart: the first's frame turned towards the second's
-    every ``PROBE`` card widths, a little narrow (``fan_arcs.NARROW``)."""
+    every ``PROBE`` card widths of the arc, a little narrow (``fan_arcs.NARROW``)."""
     out: list[Gap] = []
     for i, a in enumerate(anchors):
         ahead = [(g, b) for j, b in enumerate(anchors) if j != i and (g := _ahead(a, b)) is not None]
@@ -58,7 +58,7 @@ def gap_probes(anchors: Sequence[IndexFrame]) -> list[Gap]:
         along, b = min(ahead, key=lambda x: x[0])
         if along < 2 * MIN_STEP:
             continue
-        n = math.ceil(along / PROBE)
+        n = math.ceil(_arc(a, b) / PROBE)
         probes = []
         for k in range(1, n):
             f = turned(a, b, k / n).frame
@@ -96,6 +96,15 @@ def evenly_spaced(shares: Sequence[float], along: float) -> bool:
         if len(place) >= between - between // 3:
             return True
     return False
+
+
+def _arc(a: IndexFrame, b: IndexFrame) -> float:
+    """The length in card widths of the arc that turns ``a``'s corner onto ``b``'s (the chord where
+    the two face one way)."""
+    fa, fb = a.frame, b.frame
+    chord = float(np.linalg.norm(fb.origin - fa.origin)) / ((fa.width + fb.width) / 2)
+    half = abs(math.atan2(float(fa.x[0] * fb.x[1] - fa.x[1] * fb.x[0]), float(fa.x @ fb.x))) / 2
+    return chord * half / math.sin(half) if half > 1e-6 else chord
 
 
 def _ahead(a: IndexFrame, b: IndexFrame) -> float | None:

@@ -20,7 +20,7 @@ sightings, each a function of the recogniser, the image and the frames so far:
    (``vision.fan_rows``, ``row_walk``); all along the arc of a fan whose indices read surely,
    through one frame the fan's own geometry makes (``vision.fan_arcs``, ``arc_probe``); last, between
    two indices of a row with no other to step by, where the index map showed the cards between as one
-   ridge (``vision.fan_gaps``, ``gap_probe``). Cards read whole count as a row's indices too.
+   ridge (``vision.fan_gaps``, ``gap_probe``; the index corners of cards read whole count there too).
 """
 
 from __future__ import annotations
@@ -408,12 +408,11 @@ def _walk_rows(
     known: list[Sighting],
     probed: list[CornerFrame],
 ) -> list[tuple[Reading, IndexFrame]]:
-    """Sure readings of new codes at the frames where a row of the indices read (and of the cards
-    read whole, ``known``) is missing one (``vision.fan_rows``): a row's gaps and ends, then the ends
-    again from what was read there.
+    """Sure readings of new codes at the frames where a row of the indices read is missing one
+    (``vision.fan_rows``): a row's gaps and ends, then the ends again from what was read there.
     Frames ``probed`` before (a reading depends only on its frame) are not read again; those read
     now are added to it."""
-    found = list(found) + _read_whole(known)  # a card read whole is one of its row's indices too
+    found = list(found)
     new: list[tuple[Reading, IndexFrame]] = []
     for _ in range(ROW_ROUNDS):
         probes = row_frames([fr for _, fr in found], probed)
@@ -510,16 +509,17 @@ def _probe_gaps(
 
 
 def _read_whole(known: list[Sighting]) -> list[tuple[Reading, IndexFrame]]:
-    """The faces read surely whole (``known``) as readings through their index corner's frame."""
+    """The faces read surely whole (``known``) as readings through both their index corners' frames
+    (which of the two lies in a row is not the one its reading came from: a fan's top card is often
+    read from its far index)."""
     out = []
     for o in known:
         if o.confidence < SURE or o.card in (BACK, JOKER) or not o.index_corner or len(o.outline) != 4:
             continue
         quad = CardQuad(np.asarray(o.outline, np.float64))
-        middle = np.mean(np.asarray(o.index_corner, np.float64), axis=0)
-        f = min((quad.frame(0), quad.frame(2)), key=lambda f: float(np.linalg.norm(f.origin - middle)))
-        frame = CornerFrame(f.origin, f.x, f.y, f.width)  # (its homography is the whole card's)
-        out.append((Reading(o.card, o.confidence, 0.0, o.index_corner), IndexFrame(frame, False, 1.0)))
+        reading = Reading(o.card, o.confidence, 0.0, o.index_corner)
+        for f in (quad.frame(0), quad.frame(2)):  # (not the whole card's homography: a row's frame)
+            out.append((reading, IndexFrame(CornerFrame(f.origin, f.x, f.y, f.width), False, 1.0)))
     return out
 
 

@@ -1,0 +1,134 @@
+"""A tight fan whose first and last cards alone were read: the cards between are probed along the turn
+that takes one read corner onto the other, and kept where they divide the gap into whole steps
+(vision.fan_gaps, Recognizer.gap_probe)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+from vision import Recognizer, SimulatedCamera
+from vision.detect import CornerFrame
+from vision.fan_arcs import NARROW, PROBE
+from vision.fan_gaps import MIN_STEP, evenly_spaced, gap_probes
+from vision.finder import IndexFrame
+
+PIVOT = np.array([500.0, 900.0])
+WIDTH = 100.0
+
+
+def fan_frame(k: float, step: float = 7.0) -> IndexFrame:
+    """The index frame of card ``k`` of a fan turned ``step`` degrees a card about ``PIVOT`` (its corner
+    1.6 card widths from it, as in the renderer's fans)."""
+    a = math.radians(k * step)
+    turn = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    origin = PIVOT + turn @ np.array([-50.0, -150.0])
+    return IndexFrame(CornerFrame(origin, turn @ [1.0, 0.0], turn @ [0.0, 1.0], WIDTH), False, 1.0)
+
+
+def spread_frame(k: float, step: float) -> IndexFrame:
+    """Card ``k`` of a hand spread in a straight line, ``step`` card widths a card."""
+    origin = np.array([300.0 + k * step * WIDTH, 200.0])
+    return IndexFrame(CornerFrame(origin, np.array([1.0, 0.0]), np.array([0.0, 1.0]), WIDTH), False, 1.0)
+
+
+def test_the_probes_between_a_fans_first_and_last_card_meet_every_corner_between() -> None:
+    # five cards 7° apart, the first and the last read: cards 1-3 lie on the turn between them
+    (gap,) = gap_probes([fan_frame(0), fan_frame(4)])
+    assert 0.5 < gap.along < 0.8  # card widths from the first corner to the last
+    for k in (1, 2, 3):
+        want = fan_frame(k).frame
+        dist = [float(np.linalg.norm(p.frame.origin - want.origin)) for p in gap.probes]
+        nearest = gap.probes[int(np.argmin(dist))].frame
+        assert min(dist) <= PROBE * WIDTH / 2 + 1e-6, k  # a probe within half a probe step
+        assert float(nearest.x @ want.x) > math.cos(math.radians(1.0))  # and facing its way
+        assert math.isclose(nearest.width, NARROW * WIDTH)
+    shares = [gap.share(k) for k in range(len(gap.probes))]
+    assert shares == sorted(shares) and shares[0] > 0 and shares[-1] < 1
+
+
+def test_a_spread_in_a_straight_line_is_probed_along_it() -> None:
+    (gap,) = gap_probes([spread_frame(0, 0.2), spread_frame(3, 0.2)])
+    ys = {round(float(p.frame.origin[1]), 6) for p in gap.probes}
+    assert ys == {200.0}  # no turn: the probes are shifted, not turned
+    assert math.isclose(gap.along, 0.6)
+
+
+def test_no_probes_where_no_card_can_lie_between() -> None:
+    # one smallest step apart: no room for a card between
+    assert gap_probes([spread_frame(0, 0.1), spread_frame(1, 0.1)]) == []
+    # more than MOST card widths apart: two cards on the table, no fan
+    assert gap_probes([spread_frame(0, 1.5), spread_frame(1, 1.5)]) == []
+    # facing different ways (a card turned a quarter round is in no row with it)
+    a = spread_frame(0, 0.3)
+    turned = IndexFrame(
+        CornerFrame(np.array([360.0, 200.0]), np.array([0.0, 1.0]), np.array([-1.0, 0.0]), WIDTH), False, 1.0
+    )
+    assert gap_probes([a, turned]) == []
+    # far across the row: one card below the other, not beside it
+    below = IndexFrame(
+        CornerFrame(np.array([330.0, 260.0]), np.array([1.0, 0.0]), np.array([0.0, 1.0]), WIDTH), False, 1.0
+    )
+    assert gap_probes([a, below]) == []
+
+
+def test_a_gap_is_probed_only_to_the_next_card_read() -> None:
+    # cards 0, 3 and 6 read: the gaps 0-3 and 3-6, never 0-6 over the card read between
+    gaps = gap_probes([fan_frame(0), fan_frame(3), fan_frame(6)])
+    assert len(gaps) == 2 and all(abs(g.along - gaps[0].along) < 0.05 for g in gaps)
+
+
+@given(
+    steps=st.integers(min_value=2, max_value=8),
+    shift=st.floats(min_value=-0.2, max_value=0.2),
+    jitter=st.lists(st.floats(min_value=-0.05, max_value=0.05), min_size=7, max_size=7),
+)
+def test_readings_at_every_step_of_a_gap_are_a_fans_cards(
+    steps: int, shift: float, jitter: list[float]
+) -> None:
+    shares = [(j + shift + jitter[j - 1]) / steps for j in range(1, steps)]
+    assert evenly_spaced(shares, along=steps * 0.2)
+
+
+@given(
+    share=st.floats(min_value=0.1, max_value=0.9),
+    gap=st.floats(min_value=2 * MIN_STEP, max_value=1.2),
+    apart=st.floats(min_value=0.0, max_value=0.02),
+)
+def test_two_readings_at_one_place_are_never_two_of_a_fans_cards(
+    share: float, gap: float, apart: float
+) -> None:
+    assert not evenly_spaced([share, share + apart], gap)
+
+
+def test_no_readings_make_no_cards() -> None:
+    assert not evenly_spaced([], 0.6)
+
+
+def fan_of_five(seed: int, background: str, codes: list[str], spread: float) -> np.ndarray:
+    cam = SimulatedCamera(
+        size=(1920, 1080), background=background, seed=seed, card_width=170, fan_spread=spread
+    )
+    return cam.render(cam.layout(codes, "fan")).image
+
+
+def test_a_fan_of_five_whose_middle_cards_the_finder_merged_is_read_whole() -> None:
+    # 7° a card on felt: the finder's index map shows the middle three as one ridge; the 9S is read
+    # through its index, the 10S whole, and nothing else without the probes between them
+    codes = ["9S", "KD", "5S", "KS", "10S"]
+    image = fan_of_five(3000, "felt", codes, 7.0)
+    rec = Recognizer("table")
+    assert sorted(s.card for s in rec.recognize(image)) == sorted(codes)
+    rec.gap_probe = False
+    assert {s.card for s in rec.recognize(image)} == {"9S", "10S"}
+
+
+def test_a_court_cards_art_beside_its_index_is_no_card_between() -> None:
+    # 12° a card on wood: between the QD's index and the 6C's the probes meet the queen's art frame,
+    # which the reader takes for a QC at 0.98 (GAP_SURE); one step apart, no card lies between
+    codes = ["7H", "QD", "6C", "4H", "7C"]
+    image = fan_of_five(3010, "wood", codes, 12.0)
+    assert sorted(s.card for s in Recognizer("table").recognize(image)) == sorted(codes)
