@@ -26,7 +26,8 @@ from vision.fan_rows import turned
 from vision.finder import IndexFrame
 
 MIN_STEP = 0.08  # card widths between the corners of a fan's neighbouring cards, at least
-MOST = 1.2  # card widths between two indices read, at most, for the cards between them to be probed
+MOST = 0.9  # card widths between two indices read, at most (a fan of five at 7° a card: 0.65 first to last;
+# board cards side by side, a card width or more apart, are no fan)
 FACING = 60.0  # degrees between the two frames' axes, at most
 ACROSS = 0.5  # of the gap: how far across the row the second corner may lie (a fan's arc bends it)
 OFF_STEP = 0.25  # of a step: how far a reading may lie from its whole number of steps
@@ -50,12 +51,13 @@ def gap_probes(anchors: Sequence[IndexFrame]) -> list[Gap]:
     between it and the next one ahead of it along its row, where they lie at least two smallest
     steps and at most ``MOST`` card widths apart: the first's frame turned towards the second's
     every ``PROBE`` card widths of the arc, a little narrow (``fan_arcs.NARROW``)."""
+    ahead = _ahead(anchors)
     out: list[Gap] = []
     for i, a in enumerate(anchors):
-        ahead = [(g, b) for j, b in enumerate(anchors) if j != i and (g := _ahead(a, b)) is not None]
-        if not ahead:
+        if not np.isfinite(ahead[i]).any():
             continue
-        along, b = min(ahead, key=lambda x: x[0])
+        j = int(np.argmin(ahead[i]))
+        along, b = float(ahead[i, j]), anchors[j]
         if along < 2 * MIN_STEP:
             continue
         n = math.ceil(_arc(a, b) / PROBE)
@@ -107,15 +109,21 @@ def _arc(a: IndexFrame, b: IndexFrame) -> float:
     return chord * half / math.sin(half) if half > 1e-6 else chord
 
 
-def _ahead(a: IndexFrame, b: IndexFrame) -> float | None:
-    """How far ``b``'s corner lies ahead of ``a``'s along ``a``'s short edge, in card widths, where
-    the two can be neighbours of one row: facing alike, ``b`` ahead and not far across."""
-    fa, fb = a.frame, b.frame
-    if float(fa.x @ fb.x) < math.cos(math.radians(FACING)):
-        return None
-    width = (fa.width + fb.width) / 2
-    gap = fb.origin - fa.origin
-    along = float(gap @ fa.x) / width
-    if along <= 0.0 or along > MOST or abs(float(gap @ fa.y)) / width > ACROSS * along:
-        return None
-    return along
+def _ahead(anchors: Sequence[IndexFrame]) -> np.ndarray:
+    """[a, b]: how far ``b``'s corner lies ahead of ``a``'s along ``a``'s short edge, in card widths,
+    where the two can be neighbours of one row (facing alike, ``b`` ahead, not far across); inf
+    where they cannot (every pair at once: a table has tens of cards read)."""
+    n = len(anchors)
+    if n < 2:
+        return np.full((n, n), np.inf)
+    origin = np.array([f.frame.origin for f in anchors], np.float64)
+    x = np.array([f.frame.x for f in anchors], np.float64)
+    y = np.array([f.frame.y for f in anchors], np.float64)
+    width = np.array([f.frame.width for f in anchors], np.float64)
+    gap = origin[None, :, :] - origin[:, None, :]  # [a, b]: from a's corner to b's
+    mean_width = (width[:, None] + width[None, :]) / 2
+    along = np.einsum("abk,ak->ab", gap, x) / mean_width
+    across = np.abs(np.einsum("abk,ak->ab", gap, y)) / mean_width
+    facing = x @ x.T >= math.cos(math.radians(FACING))
+    ok = facing & (along > 0.0) & (along <= MOST) & (across <= ACROSS * along)
+    return np.where(ok, along, np.inf)

@@ -60,8 +60,8 @@ def test_a_spread_in_a_straight_line_is_probed_along_it() -> None:
 def test_no_probes_where_no_card_can_lie_between() -> None:
     # one smallest step apart: no room for a card between
     assert gap_probes([spread_frame(0, 0.1), spread_frame(1, 0.1)]) == []
-    # more than MOST card widths apart: two cards on the table, no fan
-    assert gap_probes([spread_frame(0, 1.5), spread_frame(1, 1.5)]) == []
+    # board cards side by side, a card width or more apart: no fan
+    assert gap_probes([spread_frame(0, 1.05), spread_frame(1, 1.05)]) == []
     # facing different ways (a card turned a quarter round is in no row with it)
     a = spread_frame(0, 0.3)
     turned = IndexFrame(
@@ -76,8 +76,8 @@ def test_no_probes_where_no_card_can_lie_between() -> None:
 
 
 def test_a_gap_is_probed_only_to_the_next_card_read() -> None:
-    # cards 0, 3 and 6 read: the gaps 0-3 and 3-6, never 0-6 over the card read between
-    gaps = gap_probes([fan_frame(0), fan_frame(3), fan_frame(6)])
+    # cards 0, 2 and 4 read: the gaps 0-2 and 2-4, never 0-4 over the card read between
+    gaps = gap_probes([fan_frame(0), fan_frame(2), fan_frame(4)])
     assert len(gaps) == 2 and all(abs(g.along - gaps[0].along) < 0.05 for g in gaps)
 
 
