@@ -7,7 +7,8 @@ between are each the one before turned about the fan's pivot, so their corners l
 takes one read corner onto the other: that turn is probed in small steps (:func:`gap_probes`), and
 what reads there counts only where it divides the gap into whole steps, as a fan's cards do
 (:func:`evenly_spaced`): a court card's art beside its index, read as an index, lies where no step
-of the gap falls.
+of the gap falls. The other way round, a card read between two neighbours of a row that lie no
+farther apart than its next step is a frame half a step off, reading a card's margin (:func:`squeezed`).
 
 Only geometry here: frames in, frames out.
 """
@@ -32,6 +33,10 @@ FACING = 60.0  # degrees between the two frames' axes, at most
 ACROSS = 0.5  # of the gap: how far across the row the second corner may lie (a fan's arc bends it)
 OFF_STEP = 0.25  # of a step: how far a reading may lie from its whole number of steps
 SHIFT = 0.45  # of a step: how far all the readings may lie off them together (frames a little off)
+# a corner between two neighbours of a row, this far along from the first to the second (of their gap)...
+SQUEEZED = (0.2, 0.8)
+# ...where they lie at most this many times the row's next step apart, leaves its card no room
+NO_ROOM = 1.15
 
 
 @dataclass(frozen=True)
@@ -98,6 +103,38 @@ def evenly_spaced(shares: Sequence[float], along: float) -> bool:
         if len(place) >= between - between // 3:
             return True
     return False
+
+
+def squeezed(frames: Sequence[IndexFrame], i: int) -> tuple[int, int] | None:
+    """The neighbours (indices into ``frames``) that ``frames[i]`` lies squeezed between: the nearest
+    behind it and the nearest ahead of it along one row, it ``SQUEEZED`` of the way from one to the
+    other, and the two no farther apart than ``NO_ROOM`` times the row's step before or after them
+    (no room for a card between); None where there is room, or no row to measure a step on.
+
+    >>> row = [IndexFrame(CornerFrame(np.array([x, 0.0]), np.array([1.0, 0.0]), np.array([0.0, 1.0]),
+    ...        100.0), False, 1.0) for x in (0, 30, 60, 45)]
+    >>> squeezed(row, 3)   # half a step between the second and the third: no room there
+    (1, 2)
+    >>> squeezed(row, 1) is None   # the second card: the first and third lie two steps apart
+    True
+    """
+    others = [k for k in range(len(frames)) if k != i]
+    if len(others) < 3:
+        return None
+    full = _ahead([frames[i]] + [frames[k] for k in others])  # row and column 0: frames[i]
+    ahead, behind = full[0, 1:], full[1:, 0]
+    if not (np.isfinite(ahead).any() and np.isfinite(behind).any()):
+        return None
+    a, b = int(np.argmin(behind)), int(np.argmin(ahead))
+    rows = full[1:, 1:]
+    gap = float(rows[a, b])
+    if not np.isfinite(gap) or not SQUEEZED[0] <= float(behind[a]) / gap <= SQUEEZED[1]:
+        return None
+    steps = [float(rows[b].min()), float(rows[:, a].min())]  # from the second on, and up to the first
+    step = min(steps)
+    if not np.isfinite(step) or gap > NO_ROOM * step:
+        return None
+    return others[a], others[b]
 
 
 def _arc(a: IndexFrame, b: IndexFrame) -> float:

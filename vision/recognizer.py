@@ -34,6 +34,7 @@ from vision.corner_refiner import refine_step
 from vision.detect import CardQuad, CornerFrame, Detection, detect_cards, min_channel
 from vision.errors import FrameError
 from vision.face_reader import check_faces, faces_alone
+from vision.fan_gaps import squeezed
 from vision.finder import FinderMaps, IndexFrame, default_finder, find_cards
 from vision.frame_copies import sharing, subsampled
 from vision.glyphs import RANK_CLASSES, SUIT_CLASSES, GlyphModel, default_model
@@ -89,6 +90,9 @@ EDGE_CAP = 0.85
 # ink -0.015 to 0.005, blue diamonds -0.73 to -0.49 (98 %), green clubs -0.47 to -0.003 (median -0.41);
 # a red-and-black deck reads exactly as before
 OTHER_INK = (-0.2, -0.3)
+# a card read through an index frame alone this surely stands though it lies squeezed between two
+# neighbours of a row (``_no_card_squeezed_between``; the margins read as a 3 at 0.94-0.98 in rendered fans)
+SQUEEZE_SURE = 0.99
 _RANKS = RANK_CLASSES[:-1]
 _SUITS = SUIT_CLASSES[:-1]
 
@@ -172,6 +176,9 @@ class Recognizer:
         # and the cards between two indices of a row with none other to step by, where the index map
         # showed them as one ridge: a tight fan of five (vision.fan_gaps)
         self.gap_probe = True
+        # a card read through an index frame between two neighbours of a row with no room between
+        # them is a frame half a step off, on a card's margin: dropped (vision.fan_gaps.squeezed)
+        self.squeeze_check = True
         # a corner the finder took for a four-index deck's mirrored one, read sideways, read upright
         # too (vision.index_frames.upright_twins)
         self.upright_twins = True
@@ -578,6 +585,8 @@ class Recognizer:
             sightings = _one_reading_per_index(
                 _one_sighting_per_card(_one_sighting_per_back(sightings, view.shape))
             )
+            if self.squeeze_check:
+                sightings = _no_card_squeezed_between(sightings)
         if self.mode == "shoe" and all(s.card == BACK for s in sightings):
             # a scan or tight crop has no card edge to find: what was found may be a court card's
             # inner frame (which looks like a back); the frame itself may be the card
@@ -913,6 +922,34 @@ def _one_reading_per_index(sightings: list[Sighting]) -> list[Sighting]:
             kept.append(place)
             keep.add(i)
     return [s for i, s in enumerate(sightings) if i in keep]
+
+
+def _no_card_squeezed_between(sightings: list[Sighting]) -> list[Sighting]:
+    """``sightings`` without the faces read through an index frame alone, less surely than
+    ``SQUEEZE_SURE`` and than both their neighbours, whose corner lies squeezed between two
+    neighbouring cards of a row (``vision.fan_gaps.squeezed``): in a fan at 9-12° a card, a frame half
+    a step right of an index meets the card's blank margin, a piece of its top pip and the next card's
+    index at its edge, which the patch reader reads as a 3 of that suit at 0.94-0.98."""
+    faces = [s for s in sightings if s.card not in (BACK, JOKER) and s.index_corner and len(s.outline) == 4]
+    if len(faces) < 4:
+        return sightings
+    frames = [_index_frame(s) for s in faces]
+    drop = set()
+    for i, s in enumerate(faces):
+        if s.confidence >= SQUEEZE_SURE or s.evidence[:1] != ("index",):
+            continue
+        pair = squeezed(frames, i)
+        if pair is not None and all(s.confidence < faces[k].confidence for k in pair):
+            drop.add(id(s))
+    return [s for s in sightings if id(s) not in drop]
+
+
+def _index_frame(s: Sighting) -> IndexFrame:
+    """The upright frame at the corner of face ``s``'s outline nearest its index."""
+    quad = CardQuad(np.asarray(s.outline, np.float64))
+    middle = np.mean(np.asarray(s.index_corner, np.float64), axis=0)
+    f = min((quad.frame(0), quad.frame(2)), key=lambda f: float(np.linalg.norm(f.origin - middle)))
+    return IndexFrame(CornerFrame(f.origin, f.x, f.y, f.width), False, 1.0)
 
 
 def _support(s: Sighting) -> int:
