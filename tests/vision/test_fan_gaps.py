@@ -1,19 +1,22 @@
 """A tight fan whose first and last cards alone were read: the cards between are probed along the turn
 that takes one read corner onto the other, and kept where they divide the gap into whole steps
-(vision.fan_gaps, Recognizer.gap_probe)."""
+(vision.fan_gaps, Recognizer.gap_probe); a card read squeezed between two neighbours with no room
+between them is a frame half a step off (Recognizer.squeeze_check)."""
 
 from __future__ import annotations
 
+import doctest
 import math
 
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
+import vision.fan_gaps as fan_gaps
 from vision import Recognizer, SimulatedCamera
 from vision.detect import CornerFrame
 from vision.fan_arcs import NARROW, PROBE
-from vision.fan_gaps import MIN_STEP, evenly_spaced, gap_probes
+from vision.fan_gaps import MIN_STEP, evenly_spaced, gap_probes, squeezed
 from vision.finder import IndexFrame
 
 PIVOT = np.array([500.0, 900.0])
@@ -33,6 +36,11 @@ def spread_frame(k: float, step: float) -> IndexFrame:
     """Card ``k`` of a hand spread in a straight line, ``step`` card widths a card."""
     origin = np.array([300.0 + k * step * WIDTH, 200.0])
     return IndexFrame(CornerFrame(origin, np.array([1.0, 0.0]), np.array([0.0, 1.0]), WIDTH), False, 1.0)
+
+
+def test_docstring_examples_run() -> None:
+    result = doctest.testmod(fan_gaps)
+    assert result.attempted > 0 and result.failed == 0
 
 
 def test_the_probes_between_a_fans_first_and_last_card_meet_every_corner_between() -> None:
@@ -132,3 +140,28 @@ def test_a_court_cards_art_beside_its_index_is_no_card_between() -> None:
     codes = ["7H", "QD", "6C", "4H", "7C"]
     image = fan_of_five(3010, "wood", codes, 12.0)
     assert sorted(s.card for s in Recognizer("table").recognize(image)) == sorted(codes)
+
+
+def test_a_corner_half_a_step_between_two_neighbours_with_no_room_between_is_squeezed() -> None:
+    # a fan's cards 0-4 read, and a frame half a step after card 1
+    frames = [fan_frame(k) for k in (0, 1, 2, 3, 4, 1.5)]
+    assert squeezed(frames, 5) == (1, 2)
+    # with card 2 unread, cards 1 and 3 lie two steps apart: room for the card at 2, read there
+    frames = [fan_frame(k) for k in (0, 1, 3, 4, 2)]
+    assert squeezed(frames, 4) is None
+    # every card of the fan has its place: none is squeezed
+    frames = [fan_frame(k) for k in range(5)]
+    assert all(squeezed(frames, i) is None for i in range(5))
+    # no step to measure: three cards in all
+    assert squeezed([fan_frame(k) for k in (0, 1, 0.5)], 2) is None
+
+
+def test_a_cards_margin_half_a_step_off_its_index_is_no_card() -> None:
+    # 12° a card on dark cloth: a frame between the 7D's index and the JC's meets the 7D's blank
+    # margin, a piece of its top pip and the JC's index at its edge, read whole as a 3C at 0.96
+    codes = ["7D", "JC", "KC", "KH", "AH"]
+    image = fan_of_five(5, "dark", codes, 12.0)
+    rec = Recognizer("table")
+    assert sorted(s.card for s in rec.recognize(image)) == sorted(codes)
+    rec.squeeze_check = False
+    assert sorted(s.card for s in rec.recognize(image)) == sorted(codes + ["3C"])
