@@ -23,7 +23,7 @@ import numpy as np
 
 from vision.detect import CornerFrame
 from vision.fan_arcs import NARROW, PROBE
-from vision.fan_rows import turned
+from vision.fan_rows import pairwise, turned
 from vision.finder import IndexFrame
 
 MIN_STEP = 0.08  # card widths between the corners of a fan's neighbouring cards, at least
@@ -153,12 +153,7 @@ def _ahead(anchors: Sequence[IndexFrame]) -> np.ndarray:
     n = len(anchors)
     if n < 2:
         return np.full((n, n), np.inf)
-    origin = np.array([f.frame.origin for f in anchors], np.float64)
-    x = np.array([f.frame.x for f in anchors], np.float64)
-    y = np.array([f.frame.y for f in anchors], np.float64)
-    width = np.array([f.frame.width for f in anchors], np.float64)
-    gap = origin[None, :, :] - origin[:, None, :]  # [a, b]: from a's corner to b's
-    mean_width = (width[:, None] + width[None, :]) / 2
+    x, y, _, gap, mean_width = pairwise(anchors)
     along = np.einsum("abk,ak->ab", gap, x) / mean_width
     across = np.abs(np.einsum("abk,ak->ab", gap, y)) / mean_width
     facing = x @ x.T >= math.cos(math.radians(FACING))

@@ -73,12 +73,7 @@ def _next_in_row(frames: list[IndexFrame]) -> dict[int, int]:
     (every pair measured at once: a fan has a few tens of frames)."""
     if len(frames) < 2:
         return {}
-    origin = np.array([f.frame.origin for f in frames], np.float64)
-    x = np.array([f.frame.x for f in frames], np.float64)
-    y = np.array([f.frame.y for f in frames], np.float64)
-    width = np.array([f.frame.width for f in frames], np.float64)
-    gap = origin[None, :, :] - origin[:, None, :]  # [a, b]: from a's corner to b's
-    mean_width = (width[:, None] + width[None, :]) / 2
+    x, y, width, gap, mean_width = pairwise(frames)
     along_x, across_y = x[:, None, :] + x[None, :, :], y[:, None, :] + y[None, :, :]
     along = (gap * along_x).sum(axis=2) / np.linalg.norm(along_x, axis=2) / mean_width
     across = np.abs((gap * across_y).sum(axis=2)) / np.linalg.norm(across_y, axis=2) / mean_width
@@ -93,6 +88,19 @@ def _next_in_row(frames: list[IndexFrame]) -> dict[int, int]:
         if j not in claimed or along[i, j] < claimed[j][0]:
             claimed[j] = (float(along[i, j]), i)
     return {i: j for j, (_, i) in claimed.items()}
+
+
+def pairwise(
+    frames: Sequence[IndexFrame],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every frame's x and y axes (n × 2) and width (n), and for every pair [a, b] the vector from
+    ``a``'s corner to ``b``'s (n × n × 2) and their mean width (n × n)."""
+    origin = np.array([f.frame.origin for f in frames], np.float64).reshape(-1, 2)
+    x = np.array([f.frame.x for f in frames], np.float64).reshape(-1, 2)
+    y = np.array([f.frame.y for f in frames], np.float64).reshape(-1, 2)
+    width = np.array([f.frame.width for f in frames], np.float64)
+    gap = origin[None, :, :] - origin[:, None, :]
+    return x, y, width, gap, (width[:, None] + width[None, :]) / 2
 
 
 def _rows(frames: list[IndexFrame], ahead: dict[int, int]) -> list[list[IndexFrame]]:
