@@ -512,14 +512,13 @@ def _read_whole(known: list[Sighting]) -> list[tuple[Reading, IndexFrame]]:
     """The faces read surely whole (``known``) as readings through both their index corners' frames
     (which of the two lies in a row is not the one its reading came from: a fan's top card is often
     read from its far index)."""
-    out = []
+    out: list[tuple[Reading, IndexFrame]] = []
     for o in known:
         if o.confidence < SURE or o.card in (BACK, JOKER) or not o.index_corner or len(o.outline) != 4:
             continue
         quad = CardQuad(np.asarray(o.outline, np.float64))
         reading = Reading(o.card, o.confidence, 0.0, o.index_corner)
-        for f in (quad.frame(0), quad.frame(2)):  # (not the whole card's homography: a row's frame)
-            out.append((reading, IndexFrame(CornerFrame(f.origin, f.x, f.y, f.width), False, 1.0)))
+        out += [(reading, IndexFrame(quad.frame(k), False, 1.0)) for k in (0, 2)]
     return out
 
 

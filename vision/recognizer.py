@@ -948,8 +948,8 @@ def _index_frame(s: Sighting) -> IndexFrame:
     """The upright frame at the corner of face ``s``'s outline nearest its index."""
     quad = CardQuad(np.asarray(s.outline, np.float64))
     middle = np.mean(np.asarray(s.index_corner, np.float64), axis=0)
-    f = min((quad.frame(0), quad.frame(2)), key=lambda f: float(np.linalg.norm(f.origin - middle)))
-    return IndexFrame(CornerFrame(f.origin, f.x, f.y, f.width), False, 1.0)
+    frame = min((quad.frame(0), quad.frame(2)), key=lambda f: float(np.linalg.norm(f.origin - middle)))
+    return IndexFrame(frame, False, 1.0)
 
 
 def _support(s: Sighting) -> int:
