@@ -516,10 +516,21 @@ def _read_whole(known: list[Sighting]) -> list[tuple[Reading, IndexFrame]]:
     for o in known:
         if o.confidence < SURE or o.card in (BACK, JOKER) or not o.index_corner or len(o.outline) != 4:
             continue
-        quad = CardQuad(np.asarray(o.outline, np.float64))
         reading = Reading(o.card, o.confidence, 0.0, o.index_corner)
-        out += [(reading, IndexFrame(quad.frame(k), False, 1.0)) for k in (0, 2)]
+        out += [(reading, fr) for fr in index_corner_frames(o)]
     return out
+
+
+def index_corner_frames(face: Sighting) -> tuple[IndexFrame, IndexFrame]:
+    """The upright frames at the two index corners of ``face``'s four-corner outline, the one nearer
+    its index first."""
+    quad = CardQuad(np.asarray(face.outline, np.float64))
+    first, second = IndexFrame(quad.frame(0), False, 1.0), IndexFrame(quad.frame(2), False, 1.0)
+    if face.index_corner:
+        middle = np.mean(np.asarray(face.index_corner, np.float64), axis=0)
+        if np.linalg.norm(second.frame.origin - middle) < np.linalg.norm(first.frame.origin - middle):
+            return second, first
+    return first, second
 
 
 def _mean_heat(maps: FinderMaps, probes: tuple[IndexFrame, ...]) -> float:

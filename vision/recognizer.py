@@ -54,6 +54,7 @@ from vision.index_frames import (
     FrameStep,
     TakenIndices,
     find_frames,
+    index_corner_frames,
     indexed_pips,
     letters_on_a_back,
     read_index_frames,
@@ -931,25 +932,17 @@ def _no_card_squeezed_between(sightings: list[Sighting]) -> list[Sighting]:
     a step right of an index meets the card's blank margin, a piece of its top pip and the next card's
     index at its edge, which the patch reader reads as a 3 of that suit at 0.94-0.98."""
     faces = [s for s in sightings if s.card not in (BACK, JOKER) and s.index_corner and len(s.outline) == 4]
-    if len(faces) < 4:
+    doubted = [i for i, s in enumerate(faces) if s.confidence < SQUEEZE_SURE and s.evidence[:1] == ("index",)]
+    if len(faces) < 4 or not doubted:
         return sightings
-    frames = [_index_frame(s) for s in faces]
+    frames = [index_corner_frames(s)[0] for s in faces]
     drop = set()
-    for i, s in enumerate(faces):
-        if s.confidence >= SQUEEZE_SURE or s.evidence[:1] != ("index",):
-            continue
+    for i in doubted:
+        s = faces[i]
         pair = squeezed(frames, i)
         if pair is not None and all(s.confidence < faces[k].confidence for k in pair):
             drop.add(id(s))
     return [s for s in sightings if id(s) not in drop]
-
-
-def _index_frame(s: Sighting) -> IndexFrame:
-    """The upright frame at the corner of face ``s``'s outline nearest its index."""
-    quad = CardQuad(np.asarray(s.outline, np.float64))
-    middle = np.mean(np.asarray(s.index_corner, np.float64), axis=0)
-    frame = min((quad.frame(0), quad.frame(2)), key=lambda f: float(np.linalg.norm(f.origin - middle)))
-    return IndexFrame(frame, False, 1.0)
 
 
 def _support(s: Sighting) -> int:
