@@ -98,6 +98,9 @@ class IndexGlyphs:
     suit: Glyph | None
     ink_contrast: float
     rank_alternatives: tuple[Glyph, ...] = ()
+    # a rank touching its suit with no neck thin enough to cut at for sure: (rank, suit) cut at each
+    # of the narrowest rows of its middle, for the readers to choose between (``suit`` is None then)
+    splits: tuple[tuple[Glyph, Glyph], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -319,7 +322,9 @@ def segment_index(patch: np.ndarray, *, from_right: bool = False) -> IndexGlyphs
     suit_c = min(below, key=lambda c: c[2]) if below else None
     # a rank touching its suit (blur, a low-resolution or heavy-stroked index) is one tall component:
     # cut it at the thinnest row of its middle, where the two glyphs meet
-    neck = _neck(labels[ry0:ry1, rx0:rx1] == seed[0]) if suit_c is None and halves == 1 else None
+    one_piece = labels[ry0:ry1, rx0:rx1] == seed[0] if suit_c is None and halves == 1 else None
+    neck = _neck(one_piece) if one_piece is not None else None
+    cuts = _cuts(one_piece) if one_piece is not None and neck is None else []
 
     scale = max(white - dark, 1.0)
     red = cv2.subtract(r, cv2.max(b, g), dtype=cv2.CV_16S)  # how much redder than blue or green
@@ -355,6 +360,8 @@ def segment_index(patch: np.ndarray, *, from_right: bool = False) -> IndexGlyphs
             parts.append(([seed[0]], (seed[1], seed[2], seed[3], seed[4])))
         if suit_c:
             parts.append(([suit_c[0]], (suit_c[1], suit_c[2], suit_c[3], suit_c[4])))
+    for (tx, ty, tw, th), (bx, by, bw, bh) in cuts:  # each tried cut: a rank and a suit, both of the seed
+        parts += [([seed[0]], (rx0 + tx, ry0 + ty, tw, th)), ([seed[0]], (rx0 + bx, ry0 + by, bw, bh))]
     cut = [glyph(lbls, box) for lbls, box in parts]
     # the column was found on the mirrored patch; the glyphs are read as printed (a J mirrored reads as a 3)
     crops = [c[:, ::-1] if from_right else c for c, _ in cut]
@@ -362,28 +369,63 @@ def segment_index(patch: np.ndarray, *, from_right: bool = False) -> IndexGlyphs
         Glyph(box, features, redness)
         for (_, box), (_, redness), features in zip(parts, cut, _describe_crops(crops), strict=True)
     ]
+    tried = glyphs[len(glyphs) - 2 * len(cuts) :] if cuts else []
+    glyphs = glyphs[: len(glyphs) - 2 * len(cuts)]
     rank = glyphs[0]
     alternatives = (glyphs[1],) if len(members) > 1 and neck is None else ()
     suit = glyphs[-1] if suit_c or neck is not None else None
-    return IndexGlyphs(rank, suit, (white - dark) / 255.0, alternatives)
+    splits = tuple((tried[i], tried[i + 1]) for i in range(0, len(tried), 2))
+    return IndexGlyphs(rank, suit, (white - dark) / 255.0, alternatives, splits)
 
 
-def _neck(
-    mask: np.ndarray,
-) -> tuple[tuple[int, int, int, int], tuple[int, int, int, int]] | None:
+Boxes = tuple[tuple[int, int, int, int], tuple[int, int, int, int]]
+# where a tall glyph may be a rank over its suit: its rows between these shares of its height
+NECK_BAND = (0.35, 0.75)
+MAX_CUTS = 3  # the narrowest rows of that band tried where no neck is thin enough to be sure of
+
+
+def _neck(mask: np.ndarray) -> Boxes | None:
     """Where one glyph's ink ``mask`` (cut to its box) is two stacked glyphs joined by a thin neck: the
-    boxes (x, y, w, h, in the mask's pixels) above and below its thinnest row between 35 % and 75 % of
-    its height, or None. Only a component at least 1.6 times as tall as wide is looked at (a rank over
+    boxes (x, y, w, h, in the mask's pixels) above and below its thinnest row in ``NECK_BAND`` of its
+    height, or None. Only a component at least 1.6 times as tall as wide is looked at (a rank over
     its suit; a lone rank is seldom that narrow), and the neck must be at most 0.35 of the widest row
     of the narrower part."""
-    h, w = mask.shape
-    if h < 1.6 * w or h < 12:
+    if not _may_be_two(mask):
         return None
     rows = mask.sum(axis=1)
-    lo, hi = int(0.35 * h), int(0.75 * h)
+    lo, hi = (int(f * mask.shape[0]) for f in NECK_BAND)
     k = lo + int(np.argmin(rows[lo:hi]))
     if rows[k] > 0.35 * min(rows[:k].max(), rows[k + 1 :].max()):  # k >= 4: both parts have rows
         return None
+    return _cut_at(mask, k)
+
+
+def _cuts(mask: np.ndarray) -> list[Boxes]:
+    """A tall glyph's ink ``mask`` cut at each of its ``MAX_CUTS`` narrowest rows in ``NECK_BAND`` that
+    are narrower than the rows on either side of them (a heavy stroke meets its suit at a neck too
+    wide to be sure of: which cut is right, the glyph readers tell)."""
+    if not _may_be_two(mask):
+        return []
+    rows = mask.sum(axis=1)
+    lo, hi = (int(f * mask.shape[0]) for f in NECK_BAND)
+    inner = range(max(lo, 1), min(hi, len(rows) - 1))
+    dips = [k for k in inner if rows[k] <= rows[k - 1] and rows[k] <= rows[k + 1]]
+    chosen: list[int] = []
+    for k in sorted(dips, key=lambda k: (rows[k], k)):
+        if all(abs(k - c) > 1 for c in chosen):
+            chosen.append(k)
+        if len(chosen) == MAX_CUTS:
+            break
+    return [b for k in chosen if (b := _cut_at(mask, k)) is not None]
+
+
+def _may_be_two(mask: np.ndarray) -> bool:
+    h, w = mask.shape
+    return h >= 1.6 * w and h >= 12
+
+
+def _cut_at(mask: np.ndarray, k: int) -> Boxes | None:
+    """The boxes of the ink above and below row ``k`` (which is left out), or None if either is bare."""
     boxes = []
     for part, off in ((mask[:k], 0), (mask[k + 1 :], k + 1)):
         ys, xs = np.nonzero(part)

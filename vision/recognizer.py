@@ -94,6 +94,9 @@ OTHER_INK = (-0.2, -0.3)
 # a card read through an index frame alone this surely stands though it lies squeezed between two
 # neighbours of a row (``_no_card_squeezed_between``; the margins read as a 3 at 0.94-0.98 in rendered fans)
 SQUEEZE_SURE = 0.99
+# a rank touching its suit with no thin neck is read at the cut the glyph readers read best
+# (``index.IndexGlyphs.splits``) where they read it at least this well
+SPLIT_MIN = 0.5
 _RANKS = RANK_CLASSES[:-1]
 _SUITS = SUIT_CLASSES[:-1]
 
@@ -242,7 +245,12 @@ class Recognizer:
         if glyphs is None or glyphs.suit is None:
             # no rank over suit cut apart (a tiny or blurred index): the patch reader reads it whole
             whole = second_opinion(patch, m, sideways, None, any_width=self.mode == "shoe")
-            return (Reading(*whole), True) if whole else (None, glyphs is not None)
+            if whole or glyphs is None or not glyphs.splits:
+                return (Reading(*whole), True) if whole else (None, glyphs is not None)
+            # where it does not, the glyph readers read the rank and suit at the cut they read best
+            glyphs = self._best_split(glyphs)
+            if glyphs.suit is None:
+                return None, True
         options = (glyphs.rank,) + glyphs.rank_alternatives
         prs = self.model.rank.probabilities(np.stack([g.features for g in options]))
         best = int(prs[:, -1].argmin())  # the rank reading that looks most like a glyph
@@ -280,6 +288,19 @@ class Recognizer:
         if whole := second_opinion(patch, m, sideways, unsure, any_width=self.mode == "shoe"):
             return Reading(*whole), True
         return Reading(_RANKS[r] + _SUITS[s], conf, reject, tuple((float(x), float(y)) for x, y in pts)), True
+
+    def _best_split(self, glyphs: IndexGlyphs) -> IndexGlyphs:
+        """``glyphs`` with the rank and suit of the cut of its merged rank-over-suit (``splits``) that
+        the glyph readers read best, where they read it at least ``SPLIT_MIN``; else ``glyphs`` as they
+        were."""
+        pr = self.model.rank.probabilities(np.stack([r.features for r, _ in glyphs.splits]))
+        ps = self.model.suit.probabilities(np.stack([s.features for _, s in glyphs.splits]))
+        score = pr[:, :-1].max(axis=1) * ps[:, :-1].max(axis=1) * (1.0 - np.maximum(pr[:, -1], ps[:, -1]))
+        best = int(score.argmax())
+        if score[best] < SPLIT_MIN:
+            return glyphs
+        rank, suit = glyphs.splits[best]
+        return IndexGlyphs(rank, suit, glyphs.ink_contrast)
 
     # -- whole cards --------------------------------------------------------------------------------
     def _read_quad(self, image: np.ndarray, quad: CardQuad, colour: bool) -> Sighting | None:

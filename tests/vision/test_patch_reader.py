@@ -196,9 +196,10 @@ def test_on_55_px_cards_of_unseen_decks_it_reads_far_more_than_the_glyph_readers
             glyph_right += old is not None and old.card == code and old.confidence >= 0.35
             n += 1
     # measured 2026-11-23: 99 / 104 against 63 / 104; 2026-11-27, once the segmenter cut a rank from
-    # a suit it touches (session 16), 101 against 79: the glyph readers gained, the gap stays wide
+    # a suit it touches (session 16), 101 against 79; 2026-12-04, once the glyph readers choose among
+    # the cuts of a rank touching its suit over a wide neck (session 35), 101 against 92
     assert patch_right / n >= 0.92, (patch_right, glyph_right, n)
-    assert glyph_right / n <= 0.8, (patch_right, glyph_right, n)
+    assert patch_right - glyph_right >= 5, (patch_right, glyph_right, n)
 
 
 def test_the_recogniser_asks_the_patch_reader_only_where_the_glyph_reading_is_missing_or_unsure(

@@ -3,15 +3,18 @@ segmenter cuts it at the thin neck where the two glyphs meet, so the glyph reade
 
 On a card wider than ``patch_reader.MAX_WIDTH`` the patch reader is not asked, and before the cut
 such an index did not read at all (a held-out 482-px 7♠ whose 7 touched its spade was missed; on
-another, a 4♠ read as A♠)."""
+another, a 4♠ read as A♠). Where the two meet over a neck too wide to be sure of (a 9's tail on its
+suit's top, a 6's bowl on a club's lobe), the segmenter offers the cuts at the narrowest rows of the
+glyph's middle and the glyph readers read the one they read best."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from card_on_felt import card_on_felt
 
 from vision import Recognizer
-from vision.index import cut_patch, segment_index
+from vision.index import _cuts, _neck, cut_patch, segment_index
 from vision.render import CardStyle
 
 # ranks whose lowest stroke meets the suit at a neck (the 2's and the K's broad feet do not make one)
@@ -43,3 +46,47 @@ def test_a_tall_rank_alone_is_not_cut() -> None:
         glyphs = segment_index(cut_patch(image, quad.frame(0))[0])
         assert glyphs is not None and glyphs.suit is not None
         assert glyphs.rank.box[3] > 1.2 * glyphs.suit.box[3]  # the whole rank, not its top part
+
+
+# a 9 drawn as wide as the default deck's is tall, its tail on the suit: the join is too wide a neck
+WIDE_NECK = CardStyle(suit_gap=0.0, rank_width=0.09, suit_size=0.11)
+
+
+def _stacked(top_w: int, neck_w: int, bottom_w: int) -> np.ndarray:
+    """A glyph's ink: a 14-row part over a 16-row part, joined by a 3-row neck, all centred."""
+    rows = [top_w] * 14 + [neck_w] * 3 + [bottom_w] * 16
+    mask = np.zeros((len(rows), max(rows) + 2), bool)
+    for y, w in enumerate(rows):
+        x0 = (mask.shape[1] - w) // 2
+        mask[y, x0 : x0 + w] = True
+    return mask
+
+
+def test_a_wide_neck_is_not_cut_for_sure_but_offered_as_the_first_cut() -> None:
+    mask = _stacked(7, 4, 13)  # the neck 4/7 of the narrower part: not thin enough to be sure of
+    assert _neck(mask) is None
+    cuts = _cuts(mask)
+    assert cuts, "a tall glyph with a waist is offered cuts"
+    (tx, ty, tw, th), (bx, by, bw, bh) = cuts[0]  # the narrowest row first: in the neck
+    assert 14 <= ty + th <= 17 and by == ty + th + 1
+    assert (tw, bw) == (7, 13)
+
+
+def test_a_thin_neck_is_cut_for_sure() -> None:
+    mask = _stacked(7, 2, 13)
+    assert _neck(mask) is not None
+
+
+def test_a_glyph_no_taller_than_a_rank_is_offered_no_cut() -> None:
+    assert _cuts(np.ones((14, 10), bool)) == []  # a lone rank: not 1.6 times as tall as wide
+
+
+@pytest.mark.parametrize("code", ["9C", "9H"])
+def test_a_big_card_whose_rank_meets_its_suit_over_a_wide_neck_reads(
+    table_recognizer: Recognizer, code: str
+) -> None:
+    image, quad = card_on_felt(code, 560, WIDE_NECK)  # wider than the patch reader is asked about
+    glyphs = segment_index(cut_patch(image, quad.frame(0))[0])
+    assert glyphs is not None and glyphs.suit is None and glyphs.splits  # no sure neck: cuts offered
+    reading = table_recognizer.read_corner(image, quad.frame(0))
+    assert reading is not None and reading.card == code and reading.confidence >= 0.8
