@@ -165,7 +165,7 @@ DEFAULT_MODE = "unsure"  # chosen by measurement (vision/models/PATCH_READER.md)
 UNSURE_BELOW = 0.5  # a glyph reading less confident than this gets the patch reader's second opinion
 # where the two readers disagree the patch reader must be this much more confident to win. Chosen on
 # 120 rendered training-split scenes (``train_patch_reader.py --margins``, PATCH_READER.md): of 354
-# disagreements on cards up to MAX_WIDTH, a margin of 0.4 lets it win 32 (23 right, 9 wrong, 1 right
+# disagreements on cards up to 130 px wide, a margin of 0.4 lets it win 32 (23 right, 9 wrong, 1 right
 # glyph reading lost), 0.25 lets it win 41 (25 right, 16 wrong, 3 lost)
 DISAGREE_MARGIN = 0.4
 # a reading of the patch reader's alone (the glyphs could not be cut) must be at least this confident:
@@ -175,13 +175,6 @@ FALLBACK_MIN = 0.6
 MIN_CONTRAST = 25  # darkest-channel spread (3rd to 90th percentile) below which a patch is bare paper
 # (session 6, with the v3 weights that read washed-out and under-exposed indices: F1 0.850 at 40, 0.853 at
 # 25 on 240 training-family scenes, scenes.py --split train --count 240 --seed 5000)
-# in a table frame, cards wider than this (px) are left to the glyph readers: most corners the patch
-# reader would be asked about there hold no index at all. Session 4 chose 130 on 120 training-split
-# scenes (F1 0.730 at 100 px, 0.736 at 130, 0.735 at 200); with refined corner frames and the learned
-# back check it pays on bigger cards too (glare and colour casts that defeat segmentation): re-chosen
-# on 60 training-family scenes (scenes.py --split train --count 60 --seed 4243): F1 0.839 at 130 px,
-# 0.852 at 200, 0.867 at 300, 0.870 at 500, 0.868 unbounded
-MAX_WIDTH = 500.0
 
 
 def patch_mode() -> str:
@@ -199,10 +192,6 @@ def _env_float(name: str, default: float) -> float:
         return float(raw)
     except ValueError:
         raise ModelError(f"{name} must be a number, got {raw!r}") from None
-
-
-def max_width() -> float:
-    return _env_float("DEALER_VISION_PATCH_MAX_WIDTH", MAX_WIDTH)
 
 
 def disagree_margin() -> float:
@@ -228,24 +217,21 @@ def second_opinion(
     patch_to_image: np.ndarray,
     sideways: bool,
     glyph_reading: tuple[str, float] | None,
-    *,
-    any_width: bool = False,
 ) -> Whole | None:
     """What the recogniser should make of a corner whose glyphs it could not cut (``glyph_reading`` None)
     or read only unsurely (code, confidence): the patch reader's reading, or None to keep its own.
 
     Agreement raises the confidence as two independent readings do; in a disagreement the patch reader
-    wins only by ``DISAGREE_MARGIN``. Cards wider than ``MAX_WIDTH`` are left to the glyph readers
-    unless ``any_width`` (the shoe: one card in the window, so a few corners at most)."""
+    wins only by ``DISAGREE_MARGIN``. It is asked at any card width: until session 35 cards over 500 px
+    in a table frame were left to the glyph readers (most corners asked about there held no index),
+    but with the readers and checks of that session, asking it everywhere read more cards on every
+    training-family set (240-scene sets and 4032 × 3024 photos), at no cost measurable in time."""
     mode = patch_mode()
     if mode == "off":
         return None
     if glyph_reading is not None and (mode != "unsure" or glyph_reading[1] >= UNSURE_BELOW):
         return None
-
-    m = patch_to_image / patch_to_image[2, 2]
-    card_width = PX * float(np.sqrt(abs(np.linalg.det(m[:2, :2]))))  # image px per card width
-    if (card_width > max_width() and not any_width) or not has_ink(patch):
+    if not has_ink(patch):
         return None
     code, conf, reject, box = index_reading(patch, patch_to_image, sideways)
     if glyph_reading is None:

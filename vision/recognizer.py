@@ -244,7 +244,7 @@ class Recognizer:
         """``_read`` of a corner already cut (``patch``, its patch→image matrix ``m``) and segmented."""
         if glyphs is None or glyphs.suit is None:
             # no rank over suit cut apart (a tiny or blurred index): the patch reader reads it whole
-            whole = second_opinion(patch, m, sideways, None, any_width=self.mode == "shoe")
+            whole = second_opinion(patch, m, sideways, None)
             if whole or glyphs is None or not glyphs.splits:
                 return (Reading(*whole), True) if whole else (None, glyphs is not None)
             # where it does not, the glyph readers read the rank and suit at the cut they read best
@@ -285,7 +285,7 @@ class Recognizer:
         unsure = (_RANKS[r] + _SUITS[s], conf)
         if other >= 0.5:  # blue or green ink: the patch reader learned red and black (and grey) ones
             patch = _grey(patch)
-        if whole := second_opinion(patch, m, sideways, unsure, any_width=self.mode == "shoe"):
+        if whole := second_opinion(patch, m, sideways, unsure):
             return Reading(*whole), True
         return Reading(_RANKS[r] + _SUITS[s], conf, reject, tuple((float(x), float(y)) for x, y in pts)), True
 

@@ -1,9 +1,9 @@
 """A rank touching its suit (a heavy stroke, blur, a low-resolution index) is one ink component; the
 segmenter cuts it at the thin neck where the two glyphs meet, so the glyph readers see each alone.
 
-On a card wider than ``patch_reader.MAX_WIDTH`` the patch reader is not asked, and before the cut
-such an index did not read at all (a held-out 482-px 7♠ whose 7 touched its spade was missed; on
-another, a 4♠ read as A♠). Where the two meet over a neck too wide to be sure of (a 9's tail on its
+Until session 35 the patch reader was not asked about cards over 500 px wide, and before the cut such
+an index did not read at all (a held-out 482-px 7♠ whose 7 touched its spade was missed; on another,
+a 4♠ read as A♠). Where the two meet over a neck too wide to be sure of (a 9's tail on its
 suit's top, a 6's bowl on a club's lobe), the segmenter offers the cuts at the narrowest rows of the
 glyph's middle and the glyph readers read the one they read best."""
 
@@ -82,10 +82,13 @@ def test_a_glyph_no_taller_than_a_rank_is_offered_no_cut() -> None:
 
 
 @pytest.mark.parametrize("code", ["9C", "9H"])
-def test_a_big_card_whose_rank_meets_its_suit_over_a_wide_neck_reads(
-    table_recognizer: Recognizer, code: str
+def test_where_the_patch_reader_reads_nothing_the_glyph_readers_read_the_best_cut(
+    table_recognizer: Recognizer, code: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    image, quad = card_on_felt(code, 560, WIDE_NECK)  # wider than the patch reader is asked about
+    # the patch reader switched off stands for a corner it cannot read (on the project's held-out
+    # scenes: a blurred or crowded index, a deck's small rank over a big suit)
+    monkeypatch.setenv("DEALER_VISION_PATCH", "off")
+    image, quad = card_on_felt(code, 560, WIDE_NECK)
     glyphs = segment_index(cut_patch(image, quad.frame(0))[0])
     assert glyphs is not None and glyphs.suit is None and glyphs.splits  # no sure neck: cuts offered
     reading = table_recognizer.read_corner(image, quad.frame(0))

@@ -23,7 +23,7 @@ from vision.patch_reader import (
     PatchReading,
     default_patch_reader,
     disagree_margin,
-    max_width,
+    fallback_min,
     split_softmax,
 )
 from vision.render import CardStyle, render_card, suit_mask
@@ -153,14 +153,14 @@ def test_the_temperatures_are_positive_and_keep_each_head_a_distribution() -> No
     assert ((pj >= 0) & (pj <= 1)).all()
 
 
-def test_a_margin_or_width_setting_that_is_no_number_is_a_clear_error(
+def test_a_margin_or_fallback_setting_that_is_no_number_is_a_clear_error(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("DEALER_VISION_PATCH_MARGIN", "wide")
     with pytest.raises(ModelError, match="DEALER_VISION_PATCH_MARGIN must be a number, got 'wide'"):
         disagree_margin()
-    monkeypatch.setenv("DEALER_VISION_PATCH_MAX_WIDTH", "130px")
-    with pytest.raises(ModelError, match="DEALER_VISION_PATCH_MAX_WIDTH must be a number"):
-        max_width()
+    monkeypatch.setenv("DEALER_VISION_PATCH_FALLBACK_MIN", "60%")
+    with pytest.raises(ModelError, match="DEALER_VISION_PATCH_FALLBACK_MIN must be a number"):
+        fallback_min()
     monkeypatch.setenv("DEALER_VISION_PATCH_MARGIN", "0.4")
     assert disagree_margin() == 0.4
