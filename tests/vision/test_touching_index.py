@@ -12,9 +12,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from card_on_felt import card_on_felt
+from hypothesis import given
+from hypothesis import strategies as st
 
 from vision import Recognizer
-from vision.index import _cuts, _neck, cut_patch, segment_index
+from vision.index import MAX_CUTS, _cuts, _neck, cut_patch, segment_index
 from vision.render import CardStyle
 
 # ranks whose lowest stroke meets the suit at a neck (the 2's and the K's broad feet do not make one)
@@ -75,6 +77,23 @@ def test_a_wide_neck_is_not_cut_for_sure_but_offered_as_the_first_cut() -> None:
 def test_a_thin_neck_is_cut_for_sure() -> None:
     mask = _stacked(7, 2, 13)
     assert _neck(mask) is not None
+
+
+@given(st.lists(st.integers(1, 14), min_size=12, max_size=40))
+def test_every_cut_is_a_middle_row_with_ink_above_and_below_and_none_twice(widths: list[int]) -> None:
+    # one glyph's ink as the segmenter sees it: rows of ink about one centre line, so all connected
+    mask = np.zeros((len(widths), 16), bool)
+    for y, w in enumerate(widths):
+        mask[y, 8 - w // 2 : 8 + (w + 1) // 2] = True
+    h = mask.shape[0]
+    lo, hi = int(0.35 * h), int(0.75 * h)
+    cuts = _cuts(mask)
+    assert len(cuts) <= MAX_CUTS
+    assert len(set(cuts)) == len(cuts)  # no cut offered twice
+    for (_, ty, _, th), (_, by, _, bh) in cuts:
+        assert by == ty + th + 1  # the one row left out between the rank and the suit
+        assert lo <= ty + th < hi  # … lies in the middle of the glyph
+        assert ty == 0 and by + bh == h  # nothing of the glyph lost above or below
 
 
 def test_a_glyph_no_taller_than_a_rank_is_offered_no_cut() -> None:
