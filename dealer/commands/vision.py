@@ -160,6 +160,22 @@ def check(
         console.print(f"- {a.message}")
 
 
+SHOWN_MISSES = 15  # frames read wrong listed by ``dealer vision eval`` without --json
+
+
+def _miss_line(miss: dict[str, Any]) -> str:
+    """One frame read wrong, as ``dealer vision eval`` lists it: a single card's file, what it is and
+    what was read; a scene's file, the cards not read and those read that are not there."""
+    if "truth" in miss:
+        return f"{miss['file']}: {miss['truth']} read as {miss['read']}"
+    parts = []
+    if miss["missing"]:
+        parts.append("not read " + " ".join(miss["missing"]))
+    if miss["extra"]:
+        parts.append("read but not there " + " ".join(miss["extra"]))
+    return f"{miss['file']}: " + "; ".join(parts)
+
+
 @app.command("eval")
 def eval_(
     directory: Annotated[Path, typer.Argument(help="DIR/<CODE>/*.jpg, or DIR/images/ + DIR/labels.json.")],
@@ -205,6 +221,11 @@ def eval_(
             console.print(f"{k}: {v}")
     for c in out["confusions"][:15]:  # type: ignore[index]
         console.print(f"  {c['truth']} read as {c['read']}: {c['count']}")
+    misses: list[dict[str, Any]] = out["misses"]  # type: ignore[assignment]
+    for m in misses[:SHOWN_MISSES]:
+        console.print(f"  {_miss_line(m)}", markup=False, highlight=False)
+    if len(misses) > SHOWN_MISSES:
+        console.print(f"  … and {len(misses) - SHOWN_MISSES} more frames read wrong (--json lists every one)")
 
 
 @app.command("eval-all")

@@ -12,7 +12,9 @@ from table_video import table_video
 from typer.testing import CliRunner
 
 from dealer.cli import app
+from dealer.commands.vision import SHOWN_MISSES
 from vision import SimulatedCamera
+from vision.evaluate import EvalReport
 
 runner = CliRunner()
 
@@ -94,6 +96,30 @@ def test_eval_scene_folder_reports_precision_recall(tmp_path: Path) -> None:
     out = json.loads(runner.invoke(app, ["vision", "eval", str(tmp_path), "--json"]).stdout)
     assert (out["true_positives"], out["false_positives"], out["false_negatives"]) == (3, 1, 1)
     assert out["ignored"] == 1
+
+
+def test_eval_lists_the_frames_read_wrong_and_json_lists_every_one(tmp_path: Path) -> None:
+    (tmp_path / "images").mkdir()
+    shot = SimulatedCamera(seed=4).frame_for(["AS", "7D"], "row").image
+    labels = {}
+    for i in range(SHOWN_MISSES + 2):  # each frame labelled with one card it does not show
+        cv2.imwrite(str(tmp_path / "images" / f"{i:02d}.png"), shot)
+        labels[f"{i:02d}.png"] = ["AS", "8D"]
+    (tmp_path / "labels.json").write_text(json.dumps(labels))
+    res = runner.invoke(app, ["vision", "eval", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    assert "  00.png: not read 8D; read but not there 7D" in lines
+    assert sum(": not read 8D" in line for line in lines) == SHOWN_MISSES
+    assert "  … and 2 more frames read wrong (--json lists every one)" in lines
+    out = json.loads(runner.invoke(app, ["vision", "eval", str(tmp_path), "--json"]).stdout)
+    assert len(out["misses"]) == SHOWN_MISSES + 2
+
+
+def test_an_eval_report_lists_every_frame_read_wrong_however_many() -> None:
+    rep = EvalReport("scenes")
+    rep.misses = [{"file": f"{i}.jpg", "missing": ["AS"], "extra": []} for i in range(240)]
+    assert len(rep.to_json()["misses"]) == 240  # type: ignore[arg-type]
 
 
 def test_eval_rejects_an_unknown_layout(tmp_path: Path) -> None:
