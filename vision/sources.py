@@ -21,6 +21,12 @@ from vision.errors import SourceError
 
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff"})
 VIDEO_SUFFIXES = frozenset({".mp4", ".avi", ".mov", ".mkv", ".webm", ".m4v", ".mpg", ".mpeg"})
+# an iPhone's photos by default: OpenCV has no decoder for them
+HEIC_SUFFIXES = frozenset({".heic", ".heif"})
+HEIC_ADVICE = (
+    "HEIC photos (an iPhone's default) cannot be read: export them as JPEG, or set the phone to take "
+    "JPEG (Settings › Camera › Formats › Most Compatible)"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +63,8 @@ def read_image(path: str | Path) -> np.ndarray:
     p = Path(path)
     if not p.is_file():
         raise SourceError(f"image file not found: {p}")
+    if p.suffix.lower() in HEIC_SUFFIXES:
+        raise SourceError(f"{p}: {HEIC_ADVICE}")
     data = np.fromfile(str(p), dtype=np.uint8)
     image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     if image is None:
@@ -72,6 +80,8 @@ class ImageSource(_Closing):
         if p.is_dir():
             self.paths = sorted(q for q in p.iterdir() if q.suffix.lower() in IMAGE_SUFFIXES)
             if not self.paths:
+                if any(q.suffix.lower() in HEIC_SUFFIXES for q in p.iterdir()):
+                    raise SourceError(f"folder {p} holds only HEIC photos: {HEIC_ADVICE}")
                 raise SourceError(f"folder {p} holds no images ({', '.join(sorted(IMAGE_SUFFIXES))})")
         elif p.is_file():
             self.paths = [p]
@@ -187,6 +197,8 @@ def open_source(spec: str | int, *, max_frames: int | None = None) -> ImageSourc
     p = Path(spec)
     if p.is_dir() or p.suffix.lower() in IMAGE_SUFFIXES:
         return ImageSource(p)
+    if p.suffix.lower() in HEIC_SUFFIXES:
+        raise SourceError(f"{p}: {HEIC_ADVICE}")
     if p.is_file():
         return CaptureSource(str(p), max_frames=max_frames)
     raise SourceError(

@@ -39,6 +39,18 @@ def test_missing_and_undecodable_images_give_clear_errors(tmp_path: Path) -> Non
         open_source(str(tmp_path / "missing.mp4"))
 
 
+def test_an_iphone_heic_photo_is_met_with_advice_not_a_puzzle(tmp_path: Path) -> None:
+    # OpenCV cannot decode HEIC: the host is told what to do, whether a photo, a folder or a source
+    photo = tmp_path / "IMG_0001.HEIC"
+    photo.write_bytes(b"\x00\x00\x00\x18ftypheic")
+    attempts = (lambda: read_image(photo), lambda: open_source(str(photo)), lambda: ImageSource(tmp_path))
+    for attempt in attempts:
+        with pytest.raises(SourceError, match="export them as JPEG"):
+            attempt()
+    (tmp_path / "table.jpg").write_bytes(b"not a jpeg")  # a folder with a JPEG too reads the JPEG
+    assert [q.name for q in ImageSource(tmp_path).paths] == ["table.jpg"]
+
+
 def test_video_file_source_reads_every_frame(tmp_path: Path) -> None:
     path = tmp_path / "clip.avi"
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), 10.0, (64, 48))
