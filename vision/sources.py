@@ -197,7 +197,7 @@ def open_source(spec: str | int, *, max_frames: int | None = None) -> ImageSourc
     p = Path(spec)
     if p.is_dir() or p.suffix.lower() in IMAGE_SUFFIXES:
         return ImageSource(p)
-    if p.suffix.lower() in HEIC_SUFFIXES:
+    if p.is_file() and p.suffix.lower() in HEIC_SUFFIXES:
         raise SourceError(f"{p}: {HEIC_ADVICE}")
     if p.is_file():
         return CaptureSource(str(p), max_frames=max_frames)

@@ -47,6 +47,8 @@ def test_an_iphone_heic_photo_is_met_with_advice_not_a_puzzle(tmp_path: Path) ->
     for attempt in attempts:
         with pytest.raises(SourceError, match="export them as JPEG"):
             attempt()
+    with pytest.raises(SourceError, match="not found"):  # a HEIC that is not there is not there
+        open_source(str(tmp_path / "IMG_0002.HEIC"))
     (tmp_path / "table.jpg").write_bytes(b"not a jpeg")  # a folder with a JPEG too reads the JPEG
     assert [q.name for q in ImageSource(tmp_path).paths] == ["table.jpg"]
 
