@@ -81,14 +81,17 @@ def on_map(outline: np.ndarray, cell: float) -> np.ndarray:
     return np.round((np.asarray(outline, np.float64) + 0.5) / cell - 0.5).astype(np.int32)
 
 
-def unexplained_surface(maps: FinderMaps, known: list[Sighting]) -> tuple[np.ndarray, np.ndarray]:
-    """At the pixels of ``maps``: the card surface of its interior map that no sighting's outline
-    covers (slivers along the outlines opened away), and what those outlines cover (both 0 / 1)."""
+def unexplained_surface(
+    maps: FinderMaps, known: list[Sighting], surface: float = 0.5
+) -> tuple[np.ndarray, np.ndarray]:
+    """At the pixels of ``maps``: the card surface of its interior map (``surface`` or more) that no
+    sighting's outline covers (slivers along the outlines opened away), and what those outlines
+    cover (both 0 / 1)."""
     cell = maps.scale * STRIDE  # full-image pixels per map pixel
     taken = np.zeros(maps.prob.shape[1:], np.uint8)
     for s in known:
         cv2.fillPoly(taken, [on_map(np.array(s.outline), cell)], 1)
-    left = ((maps.prob[0] > 0.5) & (taken == 0)).astype(np.uint8)
+    left = ((maps.prob[0] > surface) & (taken == 0)).astype(np.uint8)
     return cv2.morphologyEx(left, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), taken
 
 

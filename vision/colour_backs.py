@@ -457,14 +457,30 @@ def _scaled(outline: tuple[tuple[float, float], ...], scale: float) -> np.ndarra
     return np.round((np.asarray(outline) + 0.5) * scale - 0.5).astype(np.int32)
 
 
+def table_is_pale(image: np.ndarray) -> bool:
+    """Whether the table of the BGR ``image`` is pale (``PALE``): the median lightness of a coarse grid
+    of the frame, as ``colour_backs`` measures it."""
+    h, w = image.shape[:2]
+    scale = min(1.0, WORK / max(h, w))
+    small = resized(image, (round(w * scale), round(h * scale)))
+    return _lightness(small)[1] >= PALE
+
+
+def _lightness(small: np.ndarray) -> tuple[np.ndarray, float]:
+    """A coarse grid of ``small`` (32 cells across, median-smoothed) in 8-bit Lab, and its median
+    lightness (CIE L*, 0-100)."""
+    sh, sw = small.shape[:2]
+    grid = cv2.resize(small, (32, max(1, round(32 * sh / sw))), interpolation=cv2.INTER_AREA)
+    coarse = cv2.cvtColor(cv2.medianBlur(grid, 5), cv2.COLOR_BGR2LAB)
+    return coarse, float(np.median(coarse[..., 0])) * 100.0 / 255.0
+
+
 def _table_difference(lab: np.ndarray, small: np.ndarray) -> tuple[np.ndarray, float]:
     """Each pixel's squared colour difference (ΔE² in CIE Lab) from the table's colour round it: the
     median of a coarse grid of the frame (32 cells across), smoothed back up to the frame's size; and
     the table's median lightness (CIE L*, 0-100). ``lab``: ``small`` in 8-bit Lab (``_lab``)."""
     sh, sw = small.shape[:2]
-    grid = cv2.resize(small, (32, max(1, round(32 * sh / sw))), interpolation=cv2.INTER_AREA)
-    coarse = cv2.cvtColor(cv2.medianBlur(grid, 5), cv2.COLOR_BGR2LAB)
-    lightness = float(np.median(coarse[..., 0])) * 100.0 / 255.0
+    coarse, lightness = _lightness(small)
     return _delta_e2(lab, cv2.resize(coarse, (sw, sh))), lightness
 
 

@@ -56,7 +56,7 @@ def gap_probes(anchors: Sequence[IndexFrame]) -> list[Gap]:
     between it and the next one ahead of it along its row, where they lie at least two smallest
     steps and at most ``MOST`` card widths apart: the first's frame turned towards the second's
     every ``PROBE`` card widths of the arc, a little narrow (``fan_arcs.NARROW``)."""
-    ahead = _ahead(anchors)
+    ahead = ahead_in_row(anchors)
     out: list[Gap] = []
     for i, a in enumerate(anchors):
         if not np.isfinite(ahead[i]).any():
@@ -121,7 +121,7 @@ def squeezed(frames: Sequence[IndexFrame], i: int) -> tuple[int, int] | None:
     others = [k for k in range(len(frames)) if k != i]
     if len(others) < 3:
         return None
-    full = _ahead([frames[i]] + [frames[k] for k in others])  # row and column 0: frames[i]
+    full = ahead_in_row([frames[i]] + [frames[k] for k in others])  # row and column 0: frames[i]
     ahead, behind = full[0, 1:], full[1:, 0]
     if not (np.isfinite(ahead).any() and np.isfinite(behind).any()):
         return None
@@ -146,7 +146,7 @@ def _arc(a: IndexFrame, b: IndexFrame) -> float:
     return chord * half / math.sin(half) if half > 1e-6 else chord
 
 
-def _ahead(anchors: Sequence[IndexFrame]) -> np.ndarray:
+def ahead_in_row(anchors: Sequence[IndexFrame]) -> np.ndarray:
     """[a, b]: how far ``b``'s corner lies ahead of ``a``'s along ``a``'s short edge, in card widths,
     where the two can be neighbours of one row (facing alike, ``b`` ahead, not far across); inf
     where they cannot (every pair at once: a table has tens of cards read)."""

@@ -289,17 +289,7 @@ def read_index_frames(
     out: list[Sighting] = []
     for g in group_readings(found):
         r, fr = g[0]
-        agree = [x[0].confidence for x in g if x[0].card == r.card]
-        conf = 1.0 - float(np.prod([1.0 - c for c in agree]))
-        if len(agree) < len(g):
-            conf *= 0.7
-        s = Sighting(
-            r.card,
-            min(1.0, conf),
-            tuple((float(x), float(y)) for x, y in fr.outline()),
-            r.index_corner,
-            evidence=("index",) + tuple(f"{x[0].card}:{x[0].confidence:.2f}" for x in g),
-        )
+        s = group_sighting(g)
         if s.confidence < rec.min_index_confidence and rec.face_check and r.card != JOKER:
             # too unsure to stand alone: the face inside the outline the frame implies may settle it
             s = face_checked(image, s)
@@ -311,6 +301,24 @@ def read_index_frames(
     if unread and rec.face_check:
         out += faces_of_unread(image, unread, known + out)
     return out
+
+
+def group_sighting(group: list[tuple[Reading, IndexFrame]]) -> Sighting:
+    """One card's sighting from its readings (``group_readings``: the surest upright first): their
+    confidences combined as independent readings where they agree (less where one disagrees), the
+    outline the first frame implies, and every reading as evidence."""
+    r, fr = group[0]
+    agree = [x[0].confidence for x in group if x[0].card == r.card]
+    conf = 1.0 - float(np.prod([1.0 - c for c in agree]))
+    if len(agree) < len(group):
+        conf *= 0.7
+    return Sighting(
+        r.card,
+        min(1.0, conf),
+        tuple((float(x), float(y)) for x, y in fr.outline()),
+        r.index_corner,
+        evidence=("index",) + tuple(f"{x[0].card}:{x[0].confidence:.2f}" for x in group),
+    )
 
 
 def faces_of_unread(image: np.ndarray, unread: list[IndexFrame], read: list[Sighting]) -> list[Sighting]:
@@ -490,7 +498,7 @@ def _probe_gaps(
     have |= {o.card for o in known if o.confidence >= SURE}
     best: dict[str, tuple[Reading, IndexFrame]] = {}
     for gap in gap_probes(anchors):
-        if _mean_heat(maps, gap.probes) < GAP_HEAT:
+        if mean_heat(maps, gap.probes) < GAP_HEAT:
             continue
         share = {id(fr.frame): gap.share(k) for k, fr in enumerate(gap.probes)}
         surest: dict[str, tuple[Reading, IndexFrame]] = {}
@@ -533,7 +541,7 @@ def index_corner_frames(face: Sighting) -> tuple[IndexFrame, IndexFrame]:
     return first, second
 
 
-def _mean_heat(maps: FinderMaps, probes: tuple[IndexFrame, ...]) -> float:
+def mean_heat(maps: FinderMaps, probes: tuple[IndexFrame, ...]) -> float:
     """The finder's index map at the index middles of ``probes``, on average (0 off the map)."""
     heat = maps.prob[2]
     pts = np.array([index_point(fr) for fr in probes], np.float64) / maps.scale

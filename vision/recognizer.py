@@ -27,18 +27,18 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration
-from vision.card_side import BACK_THRESHOLD, CardSideError, back_probability, card_side
+from vision.card_side import BACK_THRESHOLD, TRACED_BACK, CardSideError, back_probability, card_side
 from vision.closer_look import closer_quads
 from vision.colour_backs import colour_backs
 from vision.corner_refiner import refine_step
-from vision.detect import CardQuad, CornerFrame, Detection, detect_cards, min_channel
+from vision.detect import Blob, CardQuad, CornerFrame, Detection, detect_cards, min_channel
 from vision.errors import FrameError
 from vision.face_reader import check_faces, faces_alone
 from vision.fan_gaps import squeezed
 from vision.finder import FinderMaps, IndexFrame, default_finder, find_cards
 from vision.frame_copies import sharing, subsampled
 from vision.glyphs import RANK_CLASSES, SUIT_CLASSES, GlyphModel, default_model
-from vision.hand_backs import MAYBE_TWO, UNDER, backs_in_regions, completed_backs, in_a_back, split_hands
+from vision.hand_backs import MAYBE_TWO, backs_in_regions, completed_backs, in_a_back, split_hands
 from vision.index import (
     PX,
     IndexGlyphs,
@@ -62,7 +62,8 @@ from vision.index_frames import (
 from vision.onnx_nets import check_bgr
 from vision.outline_sides import short_side, side_lengths
 from vision.patch_reader import second_opinion
-from vision.region_cover import unexplained
+from vision.quick_read import quick_read
+from vision.region_cover import backs_not_over_a_face, covers_an_index, unexplained
 from vision.render import CARD_ASPECT
 from vision.sighting import BACK, JOKER, RED_SUITS, Sighting
 from vision.surface_backs import surface_backs
@@ -198,6 +199,9 @@ class Recognizer:
         # work on the index frames between finding and reading them (vision.index_frames.FrameStep):
         # the corner-refinement network sets each regressed corner at full resolution
         self.frame_steps: tuple[FrameStep, ...] = (refine_step,)
+        # a frame of touching cards the learned finder's first look explains whole is read from its
+        # index frames alone, without the full read's second looks and probes (vision.quick_read)
+        self.quick = True
         # where an index frame does not read, the corners tried next (card widths along its axes);
         # none once the frames are refined (measured on training-family scenes: fewer false cards)
         self.corner_search: tuple[tuple[float, float], ...] = ()
@@ -478,6 +482,38 @@ class Recognizer:
         return s if s is not None and s.card != BACK else None
 
     # -- frame --------------------------------------------------------------------------------------
+    def table_backs(
+        self, view: np.ndarray, sightings: list[Sighting], blobs: tuple[Blob, ...], maps: FinderMaps | None
+    ) -> list[Sighting]:
+        """A table's ``sightings`` with the backs among them checked and those no finder outlined
+        added: backs that are a face's part or frame dropped, parts grown whole, backs in the merged
+        regions ``blobs`` (a hole card), backs that differ from the table in colour or lie on card
+        surface of the learned finder's ``maps`` that nothing read explains."""
+        found = _no_joker_on_a_back(view, sightings)
+        sightings = _no_back_on_a_face(found)
+        if maps is not None:  # backs outlined too small, dropped as picture frames: grown whole
+            parts = [s for s in found if s.card == BACK and s not in sightings]
+            grown = completed_backs(view, parts, sightings, maps)
+            sightings += [b for b in grown if not covers_an_index(b, sightings)]
+        # a back built from a region's outer corners is a whole card, never a court card's inner frame
+        held = backs_in_regions(view, blobs, sightings, maybe_two=MAYBE_TWO)
+        # (one under a face holds that face's index: ``backs_in_regions`` asked more of it)
+        held = backs_not_over_a_face(held, sightings)
+        sightings = split_hands(sightings, held) + held
+        if self.colour_search:
+            sightings += backs_not_over_a_face(colour_backs(view, sightings), sightings)
+        if self.surface_search and maps is not None:
+            min_width = MIN_CARD_FRACTION[self.mode] * max(view.shape[:2])
+            sightings += surface_backs(view, maps, sightings, min_width)
+        return sightings
+
+    def _one_each(self, view: np.ndarray, sightings: list[Sighting]) -> list[Sighting]:
+        """A table's ``sightings`` with one sighting per back, per card and per index read, and none
+        squeezed between two neighbours of a row (the last step of a table's read, quick or full)."""
+        sightings = _one_sighting_per_card(_one_sighting_per_back(sightings, view.shape))
+        sightings = _one_reading_per_index(sightings)
+        return _no_card_squeezed_between(sightings) if self.squeeze_check else sightings
+
     def _detect(self, view: np.ndarray) -> Detection:
         return self._find(view)[0]
 
@@ -534,6 +570,10 @@ class Recognizer:
     def _recognize_view(self, view: np.ndarray) -> list[Sighting]:
         colour = colour_is_informative(view)
         det, maps = self._find(view)
+        if self.quick and self.mode == "table" and maps is not None:
+            quick = quick_read(self, view, det, maps, colour)
+            if quick is not None:
+                return self._one_each(view, quick)
         quads = det.quads
         if self.mode == "shoe" and quads:
             quads = (max(quads, key=lambda q: q.width * q.height),)
@@ -583,32 +623,10 @@ class Recognizer:
                     sightings = [o for o in sightings if o not in rivals]
                     sightings.append(s)
         if self.mode == "table":
-            found = _no_joker_on_a_back(view, sightings)
-            sightings = _no_back_on_a_face(found)
-            if maps is not None:  # backs outlined too small, dropped as picture frames: grown whole
-                parts = [s for s in found if s.card == BACK and s not in sightings]
-                grown = completed_backs(view, parts, sightings, maps)
-                sightings += [b for b in grown if not _covers_an_index(b, sightings)]
-            # a back built from a region's outer corners is a whole card, never a court card's inner frame
-            held = backs_in_regions(view, blobs, sightings, maybe_two=MAYBE_TWO)
-            # (one under a face holds that face's index: ``backs_in_regions`` asked more of it)
-            held = [b for b in held if b.evidence == (UNDER,) or not _covers_an_index(b, sightings)]
-            sightings = split_hands(sightings, held) + held
-            if self.colour_search:
-                apart = colour_backs(view, sightings)
-                sightings += [
-                    b for b in apart if b.evidence == (UNDER,) or not _covers_an_index(b, sightings)
-                ]
-            if self.surface_search and maps is not None:
-                min_width = MIN_CARD_FRACTION[self.mode] * max(view.shape[:2])
-                sightings += surface_backs(view, maps, sightings, min_width)
+            sightings = self.table_backs(view, sightings, blobs, maps)
             if self.face_check:
                 sightings = check_faces(view, sightings)
-            sightings = _one_reading_per_index(
-                _one_sighting_per_card(_one_sighting_per_back(sightings, view.shape))
-            )
-            if self.squeeze_check:
-                sightings = _no_card_squeezed_between(sightings)
+            sightings = self._one_each(view, sightings)
         if self.mode == "shoe" and all(s.card == BACK for s in sightings):
             # a scan or tight crop has no card edge to find: what was found may be a court card's
             # inner frame (which looks like a back); the frame itself may be the card
@@ -827,17 +845,8 @@ def _no_back_on_a_face(sightings: list[Sighting]) -> list[Sighting]:
     return [
         s
         for s in sightings
-        if s.card != BACK or not (_covers_an_index(s, faces) or inner_frame(s) or a_part(s))
+        if s.card != BACK or not (covers_an_index(s, faces) or inner_frame(s) or a_part(s))
     ]
-
-
-def _covers_an_index(back: Sighting, sightings: list[Sighting]) -> bool:
-    """Whether the outline of ``back`` holds the index one of ``sightings`` was read from."""
-    return any(
-        _strictly_inside(back.outline, np.mean(np.array(f.index_corner), axis=0))
-        for f in sightings
-        if f.index_corner
-    )
 
 
 def _strictly_inside(pts: tuple[tuple[float, float], ...], p: np.ndarray) -> bool:
@@ -854,7 +863,6 @@ ALONE = 0.5
 # the three pairs of back sightings overlapping by a fifth or more were each one back read twice, and
 # the two of them with a letters back overlapped by 0.67 and 0.73
 LETTERS_WITHIN = 0.5
-TRACED_BACK = "no index; the card-side network sees a back"  # a whole card's outline, read as a back
 LETTERS_BACK = "JOKER letters on a back's lattice"  # a back guessed from one corner's "letters"
 INNER_FRAME = 0.8  # a court card's picture frame covers well under this much of its card
 PART_OF_A_CARD = 0.5  # of the faces' median width: a back no longer than this any way is no card

@@ -1,0 +1,159 @@
+"""The quick read (vision.quick_read): a frame the learned finder's first look explains whole is read
+from it alone, with the same cards as the full read; any frame it does not explain is left to the
+full read, which then reads it as before."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+import vision.quick_read as quick_read
+from vision import Recognizer, SimulatedCamera
+from vision.index import Reading
+from vision.sighting import BACK
+
+# the bench's six two-card hands (`dealer bench vision`): a back dealt first, the 8H half over it
+HANDS = ["AS", "10H", "QD", "7C", "6S", "9D", "KH", "4C", "JS", "2D", "BK", "8H"]
+FACE_UP = [c if c != BACK else "3S" for c in HANDS]
+
+
+def frame(codes: list[str], layout: str, *, seed: int = 11, width: int = 170) -> Any:
+    cam = SimulatedCamera(size=(1920, 1080), background="felt", seed=seed, card_width=width)
+    return cam.frame_for(codes, layout=layout).image
+
+
+def attempt(image: np.ndarray, rec: Recognizer | None = None) -> tuple[list[Any] | None, str]:
+    rec = rec or Recognizer("table")
+    det, maps = rec._find(image)
+    assert maps is not None
+    return quick_read.attempt(rec, image, det, maps, True)
+
+
+def cards(image: np.ndarray, *, quick: bool) -> Counter[str]:
+    rec = Recognizer("table")
+    rec.quick = quick
+    return Counter(s.card for s in rec.recognize(image))
+
+
+def read_quickly(image: np.ndarray, monkeypatch: pytest.MonkeyPatch) -> tuple[Counter[str], list[str]]:
+    """The recogniser's cards for ``image``, and why the quick read left it to the full read ("" where
+    it did not)."""
+    whys: list[str] = []
+    real = quick_read.attempt
+
+    def spy(*args: Any) -> tuple[list[Any] | None, str]:
+        out = real(*args)
+        whys.append(out[1])
+        return out
+
+    monkeypatch.setattr(quick_read, "attempt", spy)
+    return Counter(s.card for s in Recognizer("table").recognize(image)), whys
+
+
+@pytest.fixture(scope="module")
+def face_up() -> np.ndarray:
+    return frame(FACE_UP, "hand")
+
+
+@pytest.fixture(scope="module")
+def with_a_back() -> np.ndarray:
+    return frame(HANDS, "hand")
+
+
+@pytest.mark.parametrize(
+    ("fixture", "dealt"),
+    [
+        ("face_up", FACE_UP),
+        # the hole card under the 8H: its part in view is card surface no face read explains, and the
+        # hand's merged region's corners give the back (hand_backs), as in the full read
+        ("with_a_back", HANDS),
+    ],
+)
+def test_six_hands_are_read_from_the_first_look(
+    fixture: str, dealt: list[str], request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    image = request.getfixturevalue(fixture)
+    found, whys = read_quickly(image, monkeypatch)
+    assert whys == [""]
+    assert found == Counter(dealt)
+    quick, _ = attempt(image)
+    assert quick is not None
+    assert all(s.confidence >= quick_read.QUICK_SURE for s in quick if s.card != BACK)
+
+
+@pytest.mark.parametrize("fixture", ["face_up", "with_a_back"])
+def test_the_quick_read_gives_the_full_reads_cards(fixture: str, request: pytest.FixtureRequest) -> None:
+    image = request.getfixturevalue(fixture)
+    assert cards(image, quick=True) == cards(image, quick=False)
+
+
+def test_a_fan_is_left_to_the_full_read() -> None:
+    # five cards at 9° a card: the finder's index map can merge neighbouring indices into one ridge,
+    # which only the full read's row walk, arc and gap probes take apart
+    fan = frame(["AS", "7H", "QC", "2D", "9S"], "fan")
+    found, why = attempt(fan)
+    assert found is None
+    assert why == quick_read.ROW
+    assert cards(fan, quick=True) == cards(fan, quick=False)
+
+
+def test_small_cards_are_left_to_the_full_read() -> None:
+    # 60-px cards in a 1920-px frame: the finder looks again at twice its size, which the quick read
+    # does not
+    small = frame(FACE_UP, "hand", width=60)
+    found, why = attempt(small)
+    assert found is None
+    assert why.startswith("small cards")
+
+
+def test_cards_lying_apart_are_left_to_the_full_read() -> None:
+    # no card touching another: the full read reads each one whole from its outline, as fast
+    apart = frame(FACE_UP[:6], "row")
+    found, why = attempt(apart)
+    assert found is None
+    assert why.startswith("no cards touching")
+
+
+def with_the_eight(rec: Recognizer, change: Callable[[Reading], Reading | None]) -> Recognizer:
+    """``rec`` with every reading of the 8H changed by ``change`` (None: not read)."""
+    real = rec._read
+
+    def read(image: np.ndarray, frame: Any, sideways: bool, colour: bool, whole: bool = True) -> Any:
+        r, ink = real(image, frame, sideways, colour, whole)
+        return (change(r) if r is not None and r.card == "8H" else r), ink
+
+    rec._read = read  # type: ignore[method-assign]
+    return rec
+
+
+def test_an_index_whose_ink_reads_nothing_sends_the_frame_to_the_full_read(face_up: np.ndarray) -> None:
+    # the 8H's index unreadable: its frames lie on no card read, its card's surface is no card's
+    found, why = attempt(face_up, with_the_eight(Recognizer("table"), lambda r: None))
+    assert found is None
+    assert why in (
+        "an index frame whose ink read nothing away from the cards read",
+        "card surface no card read covers",
+        "a merged region with a part no card read covers",
+    )
+
+
+def test_a_card_read_unsurely_sends_the_frame_to_the_full_read(face_up: np.ndarray) -> None:
+    # both of the 8H's corners read at 0.6: together 0.84, under QUICK_SURE
+    unsure = with_the_eight(Recognizer("table"), lambda r: Reading(r.card, 0.6, r.reject, r.index_corner))
+    found, why = attempt(face_up, unsure)
+    assert found is None
+    assert why == "a card read unsurely, or a joker"
+
+
+def test_switched_off_the_full_read_runs(face_up: np.ndarray, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[int] = []
+    real = quick_read.attempt
+    monkeypatch.setattr(quick_read, "attempt", lambda *a: calls.append(1) or real(*a))
+    rec = Recognizer("table")
+    rec.quick = False
+    assert Counter(s.card for s in rec.recognize(face_up)) == Counter(FACE_UP)
+    assert calls == []
