@@ -17,11 +17,13 @@ regions: a hole card under its up card), and answers only where that explains ev
   find);
 - every card read through the upright frames reads surely (``QUICK_SURE``, its corners' readings
   together, as the full read groups them; no joker), and its pips agree (the face check);
-- every upright frame that reads nothing lies where a card read has a corner or an index, or, weak,
-  on a card read; every sideways frame (a four-index deck's mirrored corner, or a two-index card's
-  bare corner) lies on a card read;
+- every upright frame whose ink reads nothing lies at a corner or the index of a card read (elsewhere
+  the full read looks closer: a card under another, a tight fan's index); every sideways frame (a
+  four-index deck's mirrored corner, or a two-index card's bare corner) lies on a card read, or reads
+  either way round nothing new and shows no ink;
 - every whole-card quad that holds no face read is surely a back;
-- no card surface of the interior map is left that no card read covers;
+- no card surface of the interior map, and no part of a merged region, is left that the cards and
+  backs found do not cover (``LEFT_OVER`` of a card: a pile's lower card);
 - on a pale table, no back lies on or under a face (there the threshold regions run into the table,
   and the full read's other looks outline such a back better).
 
