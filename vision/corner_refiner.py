@@ -11,6 +11,7 @@ true corner and edge vectors are. Applied ``PASSES`` times, each from the last p
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -19,9 +20,10 @@ import cv2
 import numpy as np
 
 from vision.card_side import prepare as standardised
+from vision.detect import frame_key
 from vision.errors import VisionError
 from vision.finder import IndexFrame, frame_from_vectors
-from vision.frame_copies import resized
+from vision.frame_copies import remembered_each, resized
 from vision.onnx_nets import OnnxNet, check_bgr, load_checked
 
 N = 48  # patch side, pixels (60 per card width: a 50 px card's corner is not shrunk at all)
@@ -165,8 +167,13 @@ def default_refiner() -> CornerRefiner:
 
 
 def refine(image: np.ndarray, frames: list[IndexFrame]) -> list[IndexFrame]:
-    """The learned finder's ``frames`` refined on the full-resolution BGR ``image`` (same order)."""
-    return default_refiner().refine(image, frames)
+    """The learned finder's ``frames`` refined on the full-resolution BGR ``image`` (same order); within
+    one frame's recognition each frame is refined once, however many steps ask."""
+    _check(image, frames)
+    keys: list[Hashable] = [("refine", frame_key(f.frame), f.sideways, f.score) for f in frames]
+    return remembered_each(
+        image, keys, lambda todo: default_refiner().refine(image, [frames[i] for i in todo])
+    )
 
 
 def refine_step(_recognizer: object, image: np.ndarray, frames: list[IndexFrame]) -> list[IndexFrame]:

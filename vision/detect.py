@@ -68,6 +68,18 @@ class CornerFrame:
         )
 
 
+def frame_key(f: CornerFrame) -> tuple[bytes, ...]:
+    """``f`` as a key: two frames of the same corner, axes, width and card map are one key."""
+    hom = b"" if f.homography is None else np.asarray(f.homography, np.float64).tobytes()
+    return (
+        np.asarray(f.origin, np.float64).tobytes(),
+        np.asarray(f.x, np.float64).tobytes(),
+        np.asarray(f.y, np.float64).tobytes(),
+        np.float64(f.width).tobytes(),
+        hom,
+    )
+
+
 _FROM = [[(k + i) % 4 for i in range(4)] for k in range(4)]  # the corners from corner k on
 # a card's unit outline (card widths) seen from an index corner, and from the next corner
 _UPRIGHT = np.array([[0, 0], [1, 0], [1, CARD_ASPECT], [0, CARD_ASPECT]], np.float32)

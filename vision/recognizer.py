@@ -31,12 +31,12 @@ from vision.card_side import BACK_THRESHOLD, TRACED_BACK, CardSideError, back_pr
 from vision.closer_look import closer_quads
 from vision.colour_backs import colour_backs
 from vision.corner_refiner import refine_step
-from vision.detect import Blob, CardQuad, CornerFrame, Detection, detect_cards, min_channel
+from vision.detect import Blob, CardQuad, CornerFrame, Detection, detect_cards, frame_key, min_channel
 from vision.errors import FrameError
 from vision.face_reader import check_faces, faces_alone
 from vision.fan_gaps import squeezed
 from vision.finder import FinderMaps, IndexFrame, default_finder, find_cards
-from vision.frame_copies import sharing, subsampled
+from vision.frame_copies import remembered, sharing, subsampled
 from vision.glyphs import RANK_CLASSES, SUIT_CLASSES, GlyphModel, default_model
 from vision.hand_backs import MAYBE_TWO, backs_in_regions, completed_backs, in_a_back, split_hands
 from vision.index import (
@@ -226,7 +226,15 @@ class Recognizer:
         self, image: np.ndarray, frame: CornerFrame, sideways: bool, colour: bool, whole: bool = True
     ) -> tuple[Reading | None, bool]:
         """The reading of one corner, and whether any index-like ink was there at all. Without
-        ``whole`` a corner whose glyphs could not be cut is not read whole by the patch reader."""
+        ``whole`` a corner whose glyphs could not be cut is not read whole by the patch reader. Within
+        one frame's recognition a corner is read once, however many steps ask (the quick read and
+        the full read after it)."""
+        key = ("read", id(self), frame_key(frame), sideways, colour, whole)
+        return remembered(image, key, lambda: self._read_afresh(image, frame, sideways, colour, whole))
+
+    def _read_afresh(
+        self, image: np.ndarray, frame: CornerFrame, sideways: bool, colour: bool, whole: bool
+    ) -> tuple[Reading | None, bool]:
         patch, m = cut_patch(image, frame, sideways)
         glyphs = segment_index(patch, from_right=sideways)
         if not whole and (glyphs is None or glyphs.suit is None):

@@ -77,3 +77,24 @@ def test_a_reused_buffer_is_read_afresh(two_frames: tuple[np.ndarray, np.ndarray
     assert sorted(s.card for s in rec.recognize(buffer)) == ["7D", "AS", "QC"]
     buffer[:] = second
     assert sorted(s.card for s in rec.recognize(buffer)) == ["2S", "4C", "9H", "KD"]
+
+
+def test_work_on_a_frame_is_remembered_only_within_its_scope() -> None:
+    frame, other = np.zeros((20, 20, 3), np.uint8), np.zeros((20, 20, 3), np.uint8)
+    made: list[str] = []
+
+    def make(name: str) -> str:
+        made.append(name)
+        return name.upper()
+
+    with sharing(frame):
+        assert frame_copies.remembered(frame, "a", lambda: make("a")) == "A"
+        assert frame_copies.remembered(frame, "a", lambda: make("a")) == "A"
+        assert frame_copies.remembered(other, "a", lambda: make("a")) == "A"  # not the scope's frame
+        keys = ["a", "b", "c"]
+        many = frame_copies.remembered_each(frame, keys, lambda todo: [make(keys[i]) for i in todo])
+        assert many == ["A", "B", "C"]
+        again = frame_copies.remembered_each(frame, ["c", "b"], lambda todo: [make("x") for _ in todo])
+        assert again == ["C", "B"]
+    assert frame_copies.remembered(frame, "a", lambda: make("a")) == "A"  # the scope is over
+    assert made == ["a", "a", "b", "c", "a"]

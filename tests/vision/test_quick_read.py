@@ -13,6 +13,7 @@ import pytest
 
 import vision.quick_read as quick_read
 from vision import Recognizer, SimulatedCamera
+from vision.detect import frame_key
 from vision.index import Reading
 from vision.sighting import BACK
 
@@ -157,3 +158,27 @@ def test_switched_off_the_full_read_runs(face_up: np.ndarray, monkeypatch: pytes
     rec.quick = False
     assert Counter(s.card for s in rec.recognize(face_up)) == Counter(FACE_UP)
     assert calls == []
+
+
+def test_a_frame_the_quick_read_leaves_has_no_corner_read_twice(
+    face_up: np.ndarray, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the 8H read unsurely: the quick read leaves the frame after reading every upright frame, and
+    # the full read after it reads those corners again only through what the quick read remembered
+    read: Counter[tuple[object, ...]] = Counter()
+    real = Recognizer._read_afresh
+
+    def afresh(self: Recognizer, image: np.ndarray, frame: Any, sideways: bool, *flags: bool) -> Any:
+        colour, whole = flags
+        read[(frame_key(frame), sideways, colour, whole)] += 1
+        r, ink = real(self, image, frame, sideways, colour, whole)
+        if r is not None and r.card == "8H":
+            r = Reading(r.card, 0.6, r.reject, r.index_corner)
+        return r, ink
+
+    monkeypatch.setattr(Recognizer, "_read_afresh", afresh)
+    found, whys = read_quickly(face_up, monkeypatch)
+    assert whys == ["a card read unsurely, or a joker"]
+    assert len(read) > 20
+    assert max(read.values()) == 1
+    assert found - Counter(FACE_UP) == Counter()  # nothing made up (the 8H at 0.84 may go)
