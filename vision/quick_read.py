@@ -72,6 +72,7 @@ NEAR = 0.2  # card widths between a frame and the corner or index of a card read
 # rim is not a card; the visible half of a back under a face, or a pile's lower card, is
 SURFACE = 0.3
 LEFT_OVER = 0.25
+UNREAD = "an index frame whose ink read nothing away from the cards read"
 ROW = "a row of indices the finder may have merged (a fan, a spread, a hand of three)"
 
 
@@ -116,8 +117,10 @@ def attempt(
     if backs is None:
         return None, "a whole card that is neither a face read nor surely a back"
     read = faces + backs
-    sightings = rec.table_backs(view, read, unexplained(det.blobs, read), maps)
     width = float(np.median([fr.frame.width for _, fr in found]))
+    if _unread_elsewhere(unread, found, read, width):  # before the backs are looked for: it costs
+        return None, UNREAD
+    sightings = rec.table_backs(view, read, unexplained(det.blobs, read), maps)
     codes = {s.card for s in faces}
 
     def nothing_new(fr: IndexFrame) -> bool:
@@ -132,7 +135,7 @@ def attempt(
                 return False
         return True
 
-    if why := _unexplained(maps, frames, big, unread, found, sightings, width, nothing_new):
+    if why := _unexplained(maps, frames, big, sightings, width, nothing_new):
         return None, why
     if unexplained(det.blobs, sightings, backs=True, left=LEFT_OVER):
         # a part of a merged region that no card read covers: a card under others in a pile, whose
@@ -200,30 +203,19 @@ def _unexplained(
     maps: FinderMaps,
     frames: list[IndexFrame],
     big: list[bool],
-    unread: list[IndexFrame],
-    found: list[tuple[Reading, IndexFrame]],
     sightings: list[Sighting],
     width: float,
     nothing_new: Callable[[IndexFrame], bool],
 ) -> str:
-    """Why what the finder's ``maps`` show is not explained by the cards read ("" where it is): an
-    upright frame whose ink read nothing away from the corners and indices of the cards read, a
-    sideways frame there that reads something new (``nothing_new``), a big frame off the cards, or card
+    """Why what the finder's ``maps`` show is not explained by the cards found ("" where it is): a
+    sideways frame off them that reads something new (``nothing_new``), a big frame off them, or card
     surface that none covers."""
-    corners = [np.array(s.outline, np.float64) for s in sightings]
-    marks = np.concatenate([*corners, np.array([index_point(fr) for _, fr in found])])
-    polys = [c.astype(np.float32).reshape(-1, 1, 2) for c in corners]
-
-    def at_a_mark(fr: IndexFrame) -> bool:  # a card's corner, or an index read
-        return float(np.hypot(*(marks - fr.frame.origin).T).min()) <= NEAR * width
+    polys = [np.array(s.outline, np.float32).reshape(-1, 1, 2) for s in sightings]
 
     def on_a_card(fr: IndexFrame) -> bool:
         p = (float(fr.frame.origin[0]), float(fr.frame.origin[1]))
         return any(cv2.pointPolygonTest(q, p, True) >= -NEAR * width for q in polys)
 
-    if any(not at_a_mark(fr) for fr in unread):
-        # where ink read nothing the full read looks closer (a card under another, a tight fan's index)
-        return "an index frame whose ink read nothing away from the cards read"
     for fr, b in zip(frames, big, strict=True):
         # a big frame off the cards read may be a card the finder saw too narrow (it looks again at
         # half its size); a sideways one a four-index deck's card read nowhere else, or a card under
@@ -239,6 +231,18 @@ def _unexplained(
     if any(area * cell * cell >= LEFT_OVER * card for area in stats[1:n, cv2.CC_STAT_AREA]):
         return "card surface no card read covers"
     return ""
+
+
+def _unread_elsewhere(
+    unread: list[IndexFrame], found: list[tuple[Reading, IndexFrame]], cards: list[Sighting], width: float
+) -> bool:
+    """Whether a frame whose ink read nothing lies away from the corners of ``cards`` and the indices
+    read (``NEAR``): there the full read looks closer (a card under another, a tight fan's index)."""
+    if not unread:
+        return False
+    corners = [np.array(s.outline, np.float64) for s in cards]
+    marks = np.concatenate([*corners, np.array([index_point(fr) for _, fr in found])])
+    return any(float(np.hypot(*(marks - fr.frame.origin).T).min()) > NEAR * width for fr in unread)
 
 
 def _on_a_face(back: Sighting, faces: list[Sighting]) -> bool:
