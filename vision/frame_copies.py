@@ -30,6 +30,7 @@ import numpy as np
 
 T = TypeVar("T")
 
+
 @dataclass
 class _Copies:
     frame: np.ndarray
@@ -64,12 +65,7 @@ def resized(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
 def remembered(frame: np.ndarray, key: Hashable, make: Callable[[], T]) -> T:
     """``make()``, done once per ``key`` within a ``sharing`` scope of this very ``frame`` (its result
     shared: callers do not change it); outside one, done every time."""
-    copies = _current.get()
-    if copies is None or copies.frame is not frame:
-        return make()
-    if key not in copies.done:
-        copies.done[key] = make()
-    return copies.done[key]  # type: ignore[return-value]
+    return remembered_each(frame, [key], lambda _: [make()])[0]
 
 
 def remembered_each(frame: np.ndarray, keys: list[Hashable], make: Callable[[list[int]], list[T]]) -> list[T]:
