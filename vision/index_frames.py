@@ -50,6 +50,8 @@ if TYPE_CHECKING:
 SURE = 0.9  # a reading this confident is taken as right (confidences are calibrated)
 BETWEEN_TURN = 25.0  # degrees between the axes of two index frames of a fan's neighbouring cards, at most
 BETWEEN_GAP = (0.3, 0.8)  # card widths along the short edge between two indices with one hidden between
+# card widths between the corners of a hand's first and third cards (a two-card hand's lie about 0.5 apart)
+HAND_GAP = (0.75, 1.3)
 # two readings of one code (one sure) at frames facing one way (within ALIKE_TURN degrees) and alike in
 # width (within ALIKE_WIDTH times) are two copies of the card, not two corners of one
 ALIKE_TURN = 45.0
@@ -249,7 +251,11 @@ def read_index_frames(
     if rec.between_probe:
         # a fan's or a tight hand's indices lie a few map pixels apart, and the finder's index map
         # can merge two into one peak: between two read indices lying side by side, look again
-        found += _sure_and_new(rec, image, between_frames(found), colour, known, found)
+        # (put halfway between two corners, a probe is as far off as either: refined like the finder's)
+        probes = between_frames(found)
+        for step in rec.frame_steps if probes else ():
+            probes = step(rec, image, probes)
+        found += _sure_and_new(rec, image, probes, colour, known, found)
     if rec.upright_twins:
         # a spread's or a fan's corner taken for a mirrored one reads the neighbour's index across it
         # (sideways), and the card's own index, upright at the same corner, is then read by none
@@ -589,13 +595,20 @@ def mirrored(f: CornerFrame, sideways: bool, score: float = 1.0) -> IndexFrame:
 
 
 def between_frames(found: list[tuple[Reading, IndexFrame]]) -> list[IndexFrame]:
-    """Frames halfway between two upright index frames read that lie side by side as a fan's or a
-    hand's cards do: the axes alike (within ``BETWEEN_TURN`` degrees), the corners apart along the
-    short edge by ``BETWEEN_GAP`` card widths."""
+    """Frames halfway between two upright index frames read whose cards may have one between them,
+    the axes alike (within ``BETWEEN_TURN`` degrees): side by side as a fan's or a spread's cards
+    lie (corners ``BETWEEN_GAP`` card widths apart along the short edge, less than half that across),
+    or the first and third cards of a hand dealt down and across (``HAND_GAP``: each card lies by
+    as much down as across from the one before, or less, so their corners lie apart within 45° of
+    the short edge). A hand's top card is often read through its far index: its near corner, the
+    far corner of the outline that frame implies, pairs too."""
     frames = [fr for _, fr in found if not fr.sideways]
+    near_corners = [_far_corner(fr) for fr in frames]
     out: list[IndexFrame] = []
-    for i, a in enumerate(frames):
-        for b in frames[i + 1 :]:
+    for i, a in enumerate(frames + near_corners):
+        for j, b in enumerate(frames + near_corners):
+            if j <= i or (i >= len(frames) and j >= len(frames)):
+                continue
             fa, fb = a.frame, b.frame
             if float(fa.x @ fb.x) < np.cos(np.radians(BETWEEN_TURN)):
                 continue
@@ -603,7 +616,11 @@ def between_frames(found: list[tuple[Reading, IndexFrame]]) -> list[IndexFrame]:
             gap = fb.origin - fa.origin
             along = abs(float(gap @ (fa.x + fb.x))) / 2 / width
             across = abs(float(gap @ (fa.y + fb.y))) / 2 / width
-            if not BETWEEN_GAP[0] <= along <= BETWEEN_GAP[1] or across > 0.5 * along:
+            in_a_row = across <= 0.5 * along and BETWEEN_GAP[0] <= along <= BETWEEN_GAP[1]
+            in_a_hand = (
+                0.5 * along < across <= along and HAND_GAP[0] <= np.hypot(along, across) <= HAND_GAP[1]
+            )
+            if not ((in_a_row and j < len(frames)) or in_a_hand):
                 continue
             x, y = fa.x + fb.x, fa.y + fb.y
             mid = CornerFrame(
@@ -612,6 +629,12 @@ def between_frames(found: list[tuple[Reading, IndexFrame]]) -> list[IndexFrame]:
             if not any(np.linalg.norm(f.frame.origin - mid.origin) < 0.12 * width for f in frames + out):
                 out.append(IndexFrame(mid, False, min(a.score, b.score)))
     return out
+
+
+def _far_corner(fr: IndexFrame) -> IndexFrame:
+    """The upright frame at the corner across the card from upright frame ``fr``'s (the card's other
+    index corner, of the outline ``fr`` implies)."""
+    return IndexFrame(CardQuad(np.asarray(fr.outline(), np.float64)).frame(2), False, fr.score)
 
 
 def closer_frames(

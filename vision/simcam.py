@@ -8,8 +8,9 @@ The simulated table drives the same recognition path as a real camera with it:
 ((540, 960, 3), ['AS', '10D', 'BK'])
 
 Layouts: ``row`` (cards side by side), ``scatter`` (random rotations and places, no overlap),
-``hand`` (pairs overlapping the way a two-card hand lies), ``fan`` (a spread where each card's
-top-left index shows), ``spread`` (a straight overlapping line, as a hand spread on the table),
+``hand`` (pairs overlapping the way a two-card hand lies; ``hand_cards`` deals longer hands),
+``fan`` (a spread where each card's top-left index shows), ``spread`` (a straight overlapping line,
+as a hand spread on the table),
 ``shoe`` (one card in the shoe window; see :meth:`SimulatedCamera.shoe_pass`).
 """
 
@@ -71,6 +72,7 @@ class SimulatedCamera:
     blur: float = 0.6
     fan_spread: float = 9.0  # degrees between neighbouring cards of a ``fan``
     spread_step: float = 0.2  # card widths between neighbouring cards of a ``spread``
+    hand_cards: int = 2  # cards in each ``hand`` (a blackjack hand after hits has three or more)
 
     def __post_init__(self) -> None:
         if self.background not in BACKGROUNDS:
@@ -181,23 +183,26 @@ class SimulatedCamera:
                 out.append(
                     Placement(c, centre, float(rng.uniform(0, 360)), cw * float(rng.uniform(0.85, 1.15)))
                 )
-        elif layout == "hand":
-            for i in range(0, len(codes), 2):
-                k = i // 2
-                per_row = max(1, int(w // (cw * 2.0)))
+        elif layout == "hand":  # each card dealt down and across from the one before, over it
+            n = max(1, self.hand_cards)
+            more = n - 2  # a longer hand needs more room
+            pitch_x, pitch_y = cw * (2.0 + 0.42 * max(0, more)), ch * 1.6 + cw * 0.3 * max(0, more)
+            for i in range(0, len(codes), n):
+                k = i // n
+                per_row = max(1, int(w // pitch_x))
                 r, col = divmod(k, per_row)
-                cx, cy = cw * 0.9 + col * cw * 2.0, ch * 0.7 + r * ch * 1.6
+                cx, cy = cw * 0.9 + col * pitch_x, ch * 0.7 + r * pitch_y
                 a = float(rng.uniform(-25, 25))
                 out.append(Placement(codes[i], (cx, cy), a, cw))
-                if i + 1 < len(codes):
-                    d = np.array([0.42 * cw, 0.3 * cw])
-                    rad = np.radians(a)
+                rad = np.radians(a)
+                for j in range(1, min(n, len(codes) - i)):
+                    d = np.array([0.42 * cw, 0.3 * cw]) * j
                     d = np.array(
                         [d[0] * np.cos(rad) + d[1] * np.sin(rad), -d[0] * np.sin(rad) + d[1] * np.cos(rad)]
                     )
                     out.append(
                         Placement(
-                            codes[i + 1],
+                            codes[i + j],
                             (cx + float(d[0]), cy + float(d[1])),
                             a + float(rng.uniform(-8, 8)),
                             cw,

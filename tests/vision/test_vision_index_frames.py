@@ -320,6 +320,27 @@ def test_frames_are_looked_for_only_between_indices_lying_side_by_side() -> None
     assert between_frames([read_at(0, 0), read_at(60, 0, turn=40)]) == []  # type: ignore[list-item]
 
 
+def test_a_frame_is_looked_for_between_a_hands_first_and_third_cards() -> None:
+    # a blackjack hand after a hit: each card dealt 0.42 card widths across and 0.3 down from the one
+    # before (vision.simcam's hands). The middle card's index lies between the first's and the third's
+    def read_at(ox: float, oy: float, x: tuple[float, float] = (1.0, 0.0)) -> tuple[object, IndexFrame]:
+        ax = np.array(x)
+        frame = CornerFrame(np.array([ox, oy]), ax, np.array([-ax[1], ax[0]]), 100.0)
+        return (None, IndexFrame(frame, False, 1.0))
+
+    (mid,) = between_frames([read_at(0, 0), read_at(84, 60)])  # type: ignore[list-item]
+    assert np.allclose(mid.frame.origin, [42, 30]) and not mid.sideways
+    # a two-card hand's corners (half a card apart) have no card between them
+    assert between_frames([read_at(0, 0), read_at(42, 30)]) == []  # type: ignore[list-item]
+    # the third card read through its far index (the corner across the card, turned half round): its
+    # near corner is the far corner of the outline that frame implies; and the first card's far
+    # corner pairs with that frame, halfway at the middle card's far corner
+    probes = between_frames([read_at(0, 0), read_at(184, 200, x=(-1.0, 0.0))])  # type: ignore[list-item]
+    assert sorted(tuple(np.round(p.frame.origin)) for p in probes) == [(42, 30), (142, 170)]
+    # a card more down than across from another (steeper than 45°) is no hand's next card
+    assert between_frames([read_at(0, 0), read_at(50, 90)]) == []  # type: ignore[list-item]
+
+
 def test_a_frame_at_a_backs_corner_is_its_lattice_only_when_it_runs_into_the_back() -> None:
     # a back read whole but unsurely (0.8): the finder's frame at its corner, running into it along
     # its edges, is the lattice and is not read; a card lying beside it whose index corner falls at
