@@ -251,11 +251,13 @@ def read_index_frames(
     if rec.between_probe:
         # a fan's or a tight hand's indices lie a few map pixels apart, and the finder's index map
         # can merge two into one peak: between two read indices lying side by side, look again
-        # (put halfway between two corners, a probe is as far off as either: refined like the finder's)
-        probes = between_frames(found)
+        # and between a hand's first and third cards, where the second's index lies; those probes are
+        # refined as the finder's frames are (from corners of cards turned each its own way, halfway
+        # is as far off as either)
+        probes = between_frames(found, hands=True)
         for step in rec.frame_steps if probes else ():
             probes = step(rec, image, probes)
-        found += _sure_and_new(rec, image, probes, colour, known, found)
+        found += _sure_and_new(rec, image, between_frames(found) + probes, colour, known, found)
     if rec.upright_twins:
         # a spread's or a fan's corner taken for a mirrored one reads the neighbour's index across it
         # (sideways), and the card's own index, upright at the same corner, is then read by none
@@ -594,21 +596,19 @@ def mirrored(f: CornerFrame, sideways: bool, score: float = 1.0) -> IndexFrame:
     return frame_from_vectors(f.origin, -s, long, score)
 
 
-def between_frames(found: list[tuple[Reading, IndexFrame]]) -> list[IndexFrame]:
+def between_frames(found: list[tuple[Reading, IndexFrame]], *, hands: bool = False) -> list[IndexFrame]:
     """Frames halfway between two upright index frames read whose cards may have one between them,
     the axes alike (within ``BETWEEN_TURN`` degrees): side by side as a fan's or a spread's cards
-    lie (corners ``BETWEEN_GAP`` card widths apart along the short edge, less than half that across),
-    or the first and third cards of a hand dealt down and across (``HAND_GAP``: each card lies by
-    as much down as across from the one before, or less, so their corners lie apart within 45° of
-    the short edge). A hand's top card is often read through its far index: its near corner, the
-    far corner of the outline that frame implies, pairs too."""
+    lie (corners ``BETWEEN_GAP`` card widths apart along the short edge, less than half that across);
+    with ``hands``, the first and third cards of a hand dealt down and across instead (``HAND_GAP``:
+    each card lies by as much down as across from the one before, or less, so their corners lie apart
+    within 45° of the short edge), where a hand's top card is often read through its far index: its
+    near corner, the far corner of the outline that frame implies, pairs too."""
     frames = [fr for _, fr in found if not fr.sideways]
-    near_corners = [_far_corner(fr) for fr in frames]
+    others = [_far_corner(fr) for fr in frames] if hands else []
     out: list[IndexFrame] = []
-    for i, a in enumerate(frames + near_corners):
-        for j, b in enumerate(frames + near_corners):
-            if j <= i or (i >= len(frames) and j >= len(frames)):
-                continue
+    for i, a in enumerate(frames):
+        for b in frames[i + 1 :] + others:
             fa, fb = a.frame, b.frame
             if float(fa.x @ fb.x) < np.cos(np.radians(BETWEEN_TURN)):
                 continue
@@ -616,11 +616,11 @@ def between_frames(found: list[tuple[Reading, IndexFrame]]) -> list[IndexFrame]:
             gap = fb.origin - fa.origin
             along = abs(float(gap @ (fa.x + fb.x))) / 2 / width
             across = abs(float(gap @ (fa.y + fb.y))) / 2 / width
-            in_a_row = across <= 0.5 * along and BETWEEN_GAP[0] <= along <= BETWEEN_GAP[1]
-            in_a_hand = (
-                0.5 * along < across <= along and HAND_GAP[0] <= np.hypot(along, across) <= HAND_GAP[1]
-            )
-            if not ((in_a_row and j < len(frames)) or in_a_hand):
+            if hands:
+                apart = float(np.hypot(along, across))
+                if not (0.5 * along < across <= along and HAND_GAP[0] <= apart <= HAND_GAP[1]):
+                    continue
+            elif not (BETWEEN_GAP[0] <= along <= BETWEEN_GAP[1] and across <= 0.5 * along):
                 continue
             x, y = fa.x + fb.x, fa.y + fb.y
             mid = CornerFrame(

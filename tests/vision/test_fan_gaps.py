@@ -134,16 +134,15 @@ def read(rec: Recognizer, image: np.ndarray) -> list[str]:
         # 7° a card on felt: the finder's index map shows the middle three as one ridge; the 9S is
         # read through its index, the 10S whole, and nothing else without the probes between them
         (3000, "felt", 7.0, ["9S", "KD", "5S", "KS", "10S"], "gap_probe", ["10S", "9S"]),
-        # 12° a card on felt: a frame between two neighbours' indices meets a card's blank margin, a
-        # piece of its top pip and the next index at its edge, read whole as a 3C (on dark cloth, seed
-        # 5, the 7D's and JC's did so until the frames between two indices were refined, session 37)
+        # 12° a card on dark cloth: a frame between the 7D's index and the JC's meets the 7D's blank
+        # margin, a piece of its top pip and the JC's index at its edge, read whole as a 3C at 0.96
         (
-            12,
-            "felt",
+            5,
+            "dark",
             12.0,
-            ["JS", "9D", "9C", "JC", "6H"],
+            ["7D", "JC", "KC", "KH", "AH"],
             "squeeze_check",
-            ["3C", "6H", "9C", "9D", "JC", "JS"],
+            ["3C", "7D", "AH", "JC", "KC", "KH"],
         ),
     ],
 )

@@ -234,11 +234,10 @@ def test_indices_on_no_fans_arc_give_no_frames() -> None:
 
 @pytest.mark.parametrize(("background", "seed"), [("light_wood", 22), ("white", 21)])
 def test_an_18_card_fan_5_degrees_a_card_on_a_light_table_is_read(background: str, seed: int) -> None:
-    # renders the arc probe was not chosen on: without it 12 and 9 of the 18 were read (16 and 15
-    # since the frames between two indices read are refined, session 37)
+    # renders the arc probe was not chosen on: without it 12 and 9 of the 18 were read
     image, codes = hand_in_a_row("fan", background, 5.0, seed)
     rec = Recognizer("table")
     read = [s.card for s in rec.recognize(image)]
     assert sorted(read) == sorted(codes)
     rec.arc_probe = False
-    assert len(rec.recognize(image)) < len(codes)
+    assert len(rec.recognize(image)) <= 14

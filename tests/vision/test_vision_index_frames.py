@@ -328,17 +328,21 @@ def test_a_frame_is_looked_for_between_a_hands_first_and_third_cards() -> None:
         frame = CornerFrame(np.array([ox, oy]), ax, np.array([-ax[1], ax[0]]), 100.0)
         return (None, IndexFrame(frame, False, 1.0))
 
-    (mid,) = between_frames([read_at(0, 0), read_at(84, 60)])  # type: ignore[list-item]
+    first, third = read_at(0, 0), read_at(84, 60)
+    (mid,) = between_frames([first, third], hands=True)  # type: ignore[list-item]
     assert np.allclose(mid.frame.origin, [42, 30]) and not mid.sideways
+    assert between_frames([first, third]) == []  # type: ignore[list-item]  # no fan's row
     # a two-card hand's corners (half a card apart) have no card between them
-    assert between_frames([read_at(0, 0), read_at(42, 30)]) == []  # type: ignore[list-item]
+    assert between_frames([first, read_at(42, 30)], hands=True) == []  # type: ignore[list-item]
     # the third card read through its far index (the corner across the card, turned half round): its
     # near corner is the far corner of the outline that frame implies; and the first card's far
     # corner pairs with that frame, halfway at the middle card's far corner
-    probes = between_frames([read_at(0, 0), read_at(184, 200, x=(-1.0, 0.0))])  # type: ignore[list-item]
+    probes = between_frames([first, read_at(184, 200, x=(-1.0, 0.0))], hands=True)  # type: ignore[list-item]
     assert sorted(tuple(np.round(p.frame.origin)) for p in probes) == [(42, 30), (142, 170)]
-    # a card more down than across from another (steeper than 45°) is no hand's next card
-    assert between_frames([read_at(0, 0), read_at(50, 90)]) == []  # type: ignore[list-item]
+    # a card more down than across from another (steeper than 45°) is no hand's next card, and corners
+    # side by side are a row's (the probes without ``hands``)
+    assert between_frames([first, read_at(50, 90)], hands=True) == []  # type: ignore[list-item]
+    assert between_frames([first, read_at(60, 0)], hands=True) == []  # type: ignore[list-item]
 
 
 def test_a_frame_at_a_backs_corner_is_its_lattice_only_when_it_runs_into_the_back() -> None:
