@@ -11,17 +11,14 @@ quads that hold no face read with the card-side network, finds the backs the ful
 regions: a hole card under its up card), and answers only where that explains everything the maps show:
 
 - no card so small that the finder would look again at twice its size, and no frame so wide that it
-  would look again at half its size, other than at a corner of a card read (a hand's later card lies
-  over the first, its corner inside the first's outline: being on a card read explains nothing);
+  would look again at half its size, other than at a card read through another frame;
 - no row of three or more indices side by side, and no pair with the index map high between them
   (a fan, a spread, a hand of three: the finder may have merged indices the full read's probes
   find);
 - every card read through the upright frames reads surely (``QUICK_SURE``, its corners' readings
   together, as the full read groups them; no joker), and its pips agree (the face check);
 - every upright frame whose ink reads nothing lies at a corner or the index of a card read (elsewhere
-  the full read looks closer: a card under another, a tight fan's index), and so does every one the
-  finder saw surely that shows no ink at all, or it lies on the edge of a card or back found (a hand's
-  middle card whose corner the finder turned the wrong way shows none); every sideways frame (a
+  the full read looks closer: a card under another, a tight fan's index); every sideways frame (a
   four-index deck's mirrored corner, or a two-index card's bare corner) lies on a card read, or reads
   either way round nothing new and shows no ink;
 - every whole-card quad that holds no face read is surely a back;
@@ -52,6 +49,7 @@ from vision.index import Reading
 from vision.index_frames import (
     GAP_HEAT,
     SMALL_CARD,
+    between_frames,
     group_readings,
     group_sighting,
     index_point,
@@ -75,12 +73,9 @@ NEAR = 0.2  # card widths between a frame and the corner or index of a card read
 # rim is not a card; the visible half of a back under a face, or a pile's lower card, is
 SURFACE = 0.3
 LEFT_OVER = 0.25
-# index heat: a frame the finder saw this surely that reads nothing, and shows no ink either (a frame
-# turned the wrong way round a hand's middle card), is unread all the same
-SEEN = 0.5
 UNREAD = "an index frame whose ink read nothing away from the cards read"
-BLANK = "an index the finder saw surely, away from the cards read, that shows no ink"
 ROW = "a row of indices the finder may have merged (a fan, a spread, a hand of three)"
+HAND = "a hand of three or more: a middle card's index lies between the first's and the last's"
 
 
 def quick_read(
@@ -107,7 +102,7 @@ def attempt(
     upright = [f for f, b in zip(frames, big, strict=True) if not f.sideways and not b]
     if _a_row(rec, [f for f in upright if f.score >= 0.5], maps):  # a fan fails before any is read
         return None, ROW
-    found, unread, blank = _read_upright(rec, view, upright, colour)
+    found, unread = _read_upright(rec, view, upright, colour)
     if not found:
         return None, "no index read"
     faces = [group_sighting(g) for g in group_readings(found)]
@@ -115,6 +110,8 @@ def attempt(
         return None, "a card read unsurely, or a joker"
     if _a_row(rec, [fr for _, fr in found], maps):
         return None, ROW
+    if rec.between_probe and between_frames(found, hands=True):
+        return None, HAND
     if rec.face_check:  # as the full read checks them: a card not read at INDEX_SURE against its pips
         checked = check_faces(view, faces)
         if any(c.card != s.card for c, s in zip(checked, faces, strict=True)):
@@ -128,8 +125,6 @@ def attempt(
     if _unread_elsewhere(unread, found, read, width):  # before the backs are looked for: it costs
         return None, UNREAD
     sightings = rec.table_backs(view, read, unexplained(det.blobs, read), maps)
-    if _blank_elsewhere(blank, found, sightings, width):
-        return None, BLANK
     codes = {s.card for s in faces}
 
     def nothing_new(fr: IndexFrame) -> bool:
@@ -157,25 +152,21 @@ def attempt(
 
 def _read_upright(
     rec: Recognizer, view: np.ndarray, upright: list[IndexFrame], colour: bool
-) -> tuple[list[tuple[Reading, IndexFrame]], list[IndexFrame], list[IndexFrame]]:
-    """The readings of the ``upright`` frames (refined by ``rec.frame_steps``), the frames where ink
-    showed but read nothing (the full read looks closer there), and those the finder saw surely
-    (``SEEN``) that show no ink. Every frame is read: in a pile one card's index lies where another's
-    far corner does."""
+) -> tuple[list[tuple[Reading, IndexFrame]], list[IndexFrame]]:
+    """The readings of the ``upright`` frames (refined by ``rec.frame_steps``), and the frames where ink
+    showed but read nothing (the full read looks closer there). Every frame is read: in a pile one
+    card's index lies where another's far corner does."""
     for step in rec.frame_steps:
         upright = step(rec, view, upright)
     found: list[tuple[Reading, IndexFrame]] = []
     unread: list[IndexFrame] = []
-    blank: list[IndexFrame] = []
     for fr in upright:
         r, ink = rec._read(view, fr.frame, False, colour)
         if r is not None and r.confidence >= rec.min_index_confidence:
             found.append((r, fr))
         elif ink:
             unread.append(fr)
-        elif fr.score >= SEEN:
-            blank.append(fr)
-    return found, unread, blank
+    return found, unread
 
 
 def _a_row(rec: Recognizer, read: list[IndexFrame], maps: FinderMaps) -> bool:
@@ -224,18 +215,16 @@ def _unexplained(
     sideways frame off them that reads something new (``nothing_new``), a big frame off them, or card
     surface that none covers."""
     polys = [np.array(s.outline, np.float32).reshape(-1, 1, 2) for s in sightings]
-    corners = _corners(sightings)
 
     def on_a_card(fr: IndexFrame) -> bool:
         p = (float(fr.frame.origin[0]), float(fr.frame.origin[1]))
         return any(cv2.pointPolygonTest(q, p, True) >= -NEAR * width for q in polys)
 
     for fr, b in zip(frames, big, strict=True):
-        # a big frame may be a card the finder saw too wide (it looks again at half its size): only one
-        # at a corner of a card read is explained (a hand's later card lies over the cards before it,
-        # its index inside their outlines); a sideways one may be a four-index deck's card read nowhere
-        # else, or a card under another whose index the finder took for a mirrored one
-        if b and _far_from(fr, corners, NEAR * width):
+        # a big frame off the cards read may be a card the finder saw too narrow (it looks again at
+        # half its size); a sideways one a four-index deck's card read nowhere else, or a card under
+        # another whose index the finder took for a mirrored one
+        if b and not on_a_card(fr):
             return "a big frame at no card read"
         if fr.sideways and not b and not on_a_card(fr) and not nothing_new(fr):
             return "a sideways frame off the cards read that reads a card, or ink that reads nothing"
@@ -253,40 +242,11 @@ def _unread_elsewhere(
 ) -> bool:
     """Whether a frame whose ink read nothing lies away from the corners of ``cards`` and the indices
     read (``NEAR``): there the full read looks closer (a card under another, a tight fan's index)."""
-    marks = _marks(cards, found)
-    return any(_far_from(fr, marks, NEAR * width) for fr in unread)
-
-
-def _blank_elsewhere(
-    blank: list[IndexFrame], found: list[tuple[Reading, IndexFrame]], cards: list[Sighting], width: float
-) -> bool:
-    """Whether a frame the finder saw surely that shows no ink lies away from the corners and the
-    indices read of ``cards`` and off their edges (where one card's edge crosses another's, the region
-    they make has a corner): a hand's middle card whose corner the finder turned the wrong way."""
-    marks = _marks(cards, found)
-    polys = [np.array(s.outline, np.float32).reshape(-1, 1, 2) for s in cards]
-
-    def off_the_edges(fr: IndexFrame) -> bool:
-        p = (float(fr.frame.origin[0]), float(fr.frame.origin[1]))
-        return all(abs(cv2.pointPolygonTest(q, p, True)) > NEAR * width for q in polys)
-
-    return any(_far_from(fr, marks, NEAR * width) and off_the_edges(fr) for fr in blank)
-
-
-def _marks(cards: list[Sighting], found: list[tuple[Reading, IndexFrame]]) -> np.ndarray:
-    """The corners of ``cards``' outlines and the middles of the indices ``found`` (K × 2)."""
-    middles = np.array([index_point(fr) for _, fr in found], np.float64).reshape(-1, 2)
-    return np.concatenate([_corners(cards), middles])
-
-
-def _corners(cards: list[Sighting]) -> np.ndarray:
-    """The corners of ``cards``' outlines (K × 2)."""
-    return np.array([p for s in cards for p in s.outline], np.float64).reshape(-1, 2)
-
-
-def _far_from(fr: IndexFrame, points: np.ndarray, reach: float) -> bool:
-    """Whether frame ``fr``'s corner lies farther than ``reach`` from every one of ``points``."""
-    return not len(points) or float(np.hypot(*(points - fr.frame.origin).T).min()) > reach
+    if not unread:
+        return False
+    corners = [np.array(s.outline, np.float64) for s in cards]
+    marks = np.concatenate([*corners, np.array([index_point(fr) for _, fr in found])])
+    return any(float(np.hypot(*(marks - fr.frame.origin).T).min()) > NEAR * width for fr in unread)
 
 
 def _on_a_face(back: Sighting, faces: list[Sighting]) -> bool:

@@ -142,36 +142,18 @@ def test_an_index_whose_ink_reads_nothing_sends_the_frame_to_the_full_read(face_
     )
 
 
-def test_an_index_seen_surely_that_shows_no_ink_sends_the_frame_to_the_full_read(face_up: np.ndarray) -> None:
-    # the 8H's frames read nothing and show no ink (a middle card's corner the finder turned the wrong
-    # way): the finder saw an index there all the same, away from every card read
-    rec = Recognizer("table")
-    real = rec._read
-
-    def blank(image: np.ndarray, frame: Any, sideways: bool, colour: bool, whole: bool = True) -> Any:
-        r, ink = real(image, frame, sideways, colour, whole)
-        return (None, False) if r is not None and r.card == "8H" else (r, ink)
-
-    rec._read = blank  # type: ignore[method-assign]
-    found, why = attempt(face_up, rec)
-    assert found is None
-    assert why in (
-        quick_read.BLANK,
-        "card surface no card read covers",
-        "a merged region with a part no card read covers",
-    )
-
-
-@pytest.mark.parametrize(("seed", "background"), [(4, "felt"), (5, "wood"), (6, "felt")])
-def test_hands_of_three_are_read_whole(seed: int, background: str, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(("seed", "background"), [(4, "felt"), (5, "felt"), (5, "dark"), (6, "felt")])
+def test_hands_of_three_are_left_to_the_full_read(
+    seed: int, background: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # a blackjack table after hits: four hands of three, each card dealt down and across from the one
-    # before. The finder regressed some middle cards' corners as a card too wide (a big frame, lying
-    # on the first card's face but at none of its corners): the quick read took the frame as explained
-    # and answered without those cards. It leaves such a frame to the full read, which reads every card
+    # before. The finder regressed some middle cards' corners as a card too wide, lying on the first
+    # card's face, or turned the wrong way: the quick read answered without those cards (session 36).
+    # Where a hand's first and third cards are read, the full read looks between them
     hits = ["AS", "10H", "QD", "7C", "6S", "9D", "KH", "4C", "JS", "2D", "5C", "8H"]
     cam = SimulatedCamera(size=(1920, 1080), background=background, seed=seed, card_width=170, hand_cards=3)
     found, whys = read_quickly(cam.frame_for(hits, "hand").image, monkeypatch)
-    assert whys != [""]
+    assert whys == [quick_read.HAND]
     assert found == Counter(hits)
 
 
