@@ -13,8 +13,10 @@ regions: a hole card under its up card), and answers only where that explains ev
 - no card so small that the finder would look again at twice its size, and no frame so wide that it
   would look again at half its size, other than at a card read through another frame;
 - no row of three or more indices side by side, and no pair with the index map high between them
-  (a fan, a spread, a hand of three: the finder may have merged indices the full read's probes
-  find);
+  (a fan, a spread, a hand of three dealt in a line: the finder may have merged indices the full
+  read's probes find); no two indices read lying as a hand's first and third cards do, dealt down
+  and across (a blackjack hand after a hit: the finder often sees the middle card's corner too wide
+  or turned, and the full read looks between them);
 - every card read through the upright frames reads surely (``QUICK_SURE``, its corners' readings
   together, as the full read groups them; no joker), and its pips agree (the face check);
 - every upright frame whose ink reads nothing lies at a corner or the index of a card read (elsewhere
