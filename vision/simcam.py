@@ -77,6 +77,8 @@ class SimulatedCamera:
     def __post_init__(self) -> None:
         if self.background not in BACKGROUNDS:
             raise ValueError(f"background must be one of {', '.join(BACKGROUNDS)}, got {self.background!r}")
+        if self.hand_cards < 1:
+            raise ValueError(f"hand_cards must be 1 or more (cards in each hand), got {self.hand_cards!r}")
         self.rng = np.random.default_rng(self.seed)
         self._faces: dict[tuple[str, int], tuple[np.ndarray, np.ndarray]] = {}
 
@@ -184,9 +186,9 @@ class SimulatedCamera:
                     Placement(c, centre, float(rng.uniform(0, 360)), cw * float(rng.uniform(0.85, 1.15)))
                 )
         elif layout == "hand":  # each card dealt down and across from the one before, over it
-            n = max(1, self.hand_cards)
-            more = n - 2  # a longer hand needs more room
-            pitch_x, pitch_y = cw * (2.0 + 0.42 * max(0, more)), ch * 1.6 + cw * 0.3 * max(0, more)
+            n = self.hand_cards
+            more = max(0, n - 2)  # a longer hand needs more room
+            pitch_x, pitch_y = cw * (2.0 + 0.42 * more), ch * 1.6 + cw * 0.3 * more
             for i in range(0, len(codes), n):
                 k = i // n
                 per_row = max(1, int(w // pitch_x))

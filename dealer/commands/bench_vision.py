@@ -196,7 +196,7 @@ def summary(result: dict[str, Any]) -> list[str]:
         )
     found = (
         f"table frames {result['table_cards_found']}, hands {result['hands_cards_found']}, "
-        f"hands of three {result.get('hits_cards_found', '?')}, "
+        f"hands of three {result['hits_cards_found']}, "
         f"small cards {result['small_cards_found']}, photo {result['photo_cards_found']}"
     )
     if "far_photo_cards_found" in result:
