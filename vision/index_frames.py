@@ -284,7 +284,7 @@ def read_index_frames(
         # it has to read surely, and a joker only ever comes from the first
         closer = [
             (r, fr)
-            for r, fr in _read_frames(rec, image, more, colour, known)[0]
+            for r, fr in _read_frames(rec, image, more, colour, known, jokers=False)[0]
             if r.confidence >= CLOSER_MIN and r.card != JOKER
         ]
         found += closer
@@ -346,10 +346,17 @@ def faces_of_unread(image: np.ndarray, unread: list[IndexFrame], read: list[Sigh
 
 
 def _read_frames(
-    rec: Recognizer, image: np.ndarray, frames: list[IndexFrame], colour: bool, known: list[Sighting]
+    rec: Recognizer,
+    image: np.ndarray,
+    frames: list[IndexFrame],
+    colour: bool,
+    known: list[Sighting],
+    *,
+    jokers: bool = True,
 ) -> tuple[list[tuple[Reading, IndexFrame]], list[IndexFrame]]:
     """Each frame's reading where its index reads, and the frames where index-like ink showed
-    but read nothing sure enough to stand on its own."""
+    but read nothing sure enough to stand on its own. Without ``jokers`` ink that reads nothing is
+    not looked at for a joker's letters (a probe's caller takes no joker from it)."""
     sure = _Sure(known)
     found: list[tuple[Reading, IndexFrame]] = []
     unread: list[IndexFrame] = []
@@ -379,7 +386,7 @@ def _read_frames(
                     if best is None or r.confidence > best[0].confidence:
                         best = (r, IndexFrame(at, side, fr.score))
                     break
-            if best is None and inked and not lattice and letters_on_a_back(image, at):
+            if best is None and inked and jokers and not lattice and letters_on_a_back(image, at):
                 best = (Reading(JOKER, 0.8, 0.0, corner_box(at)), IndexFrame(at, False, fr.score))
             if (best is not None and best[0].confidence >= rec.min_index_confidence) or not inked:
                 break
@@ -409,11 +416,26 @@ def _sure_and_new(
     none of a code ``found`` already (unless the two are copies of a card lying one on the other)."""
     return [
         (r, fr)
-        for r, fr in _read_frames(rec, image, probes, colour, known)[0]
+        for r, fr in _read_frames(rec, image, probes, colour, known, jokers=False)[0]
         if r.confidence >= SURE
         and r.card != JOKER
         and not any(r.card == o.card and not _two_copies((o, of), (r, fr)) for o, of in found)
     ]
+
+
+def sure_new_cards(
+    rec: Recognizer, image: np.ndarray, probes: list[IndexFrame], colour: bool, read: list[Sighting]
+) -> list[Sighting]:
+    """The cards read surely (no joker) through ``probes`` whose codes none of ``read`` has, one
+    sighting per card. A probe lying on a card read is read too (a hand's upper card's index lies on
+    the card below it)."""
+    codes = {s.card for s in read}
+    found = [
+        (r, fr)
+        for r, fr in _read_frames(rec, image, probes, colour, [], jokers=False)[0]
+        if r.confidence >= SURE and r.card != JOKER and r.card not in codes
+    ]
+    return [group_sighting(g) for g in group_readings(found)]
 
 
 def _walk_rows(
@@ -437,7 +459,7 @@ def _walk_rows(
         probed += [f.frame for f in probes]
         read = [
             (r, fr)
-            for r, fr in _read_frames(rec, image, probes, colour, known)[0]
+            for r, fr in _read_frames(rec, image, probes, colour, known, jokers=False)[0]
             # a code read unsurely elsewhere may be this card's, read there through a frame off its index
             if r.confidence >= SURE
             and r.card != JOKER
@@ -470,7 +492,7 @@ def _probe_arcs(
     middles = [np.mean(np.asarray(r.index_corner, np.float64), axis=0) for r, _ in sure]
     best: dict[str, tuple[Reading, IndexFrame]] = {}
     for arc in arc_frames([fr for _, fr in sure], middles):
-        for r, fr in _arc_readings(_read_frames(rec, image, arc, colour, known)[0], arc):
+        for r, fr in _arc_readings(_read_frames(rec, image, arc, colour, known, jokers=False)[0], arc):
             if r.card not in best or r.confidence > best[r.card][0].confidence:
                 best[r.card] = (r, fr)
     out = list(found)
@@ -511,7 +533,7 @@ def _probe_gaps(
         share = {id(fr.frame): gap.share(k) for k, fr in enumerate(gap.probes)}
         surest: dict[str, tuple[Reading, IndexFrame]] = {}
         probes = list(gap.probes)
-        for r, fr in _arc_readings(_read_frames(rec, image, probes, colour, known)[0], probes):
+        for r, fr in _arc_readings(_read_frames(rec, image, probes, colour, known, jokers=False)[0], probes):
             if r.card in have or r.confidence < GAP_SURE or id(fr.frame) not in share:
                 continue
             if r.card not in surest or r.confidence > surest[r.card][0].confidence:

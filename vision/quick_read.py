@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
+from vision.across_probes import read_across
 from vision.card_side import BACK_THRESHOLD, TRACED_BACK, default_card_side
 from vision.closer_look import SAME_MIDDLE, unexplained_surface
 from vision.colour_backs import table_is_pale
@@ -78,6 +79,7 @@ LEFT_OVER = 0.25
 UNREAD = "an index frame whose ink read nothing away from the cards read"
 ROW = "a row of indices the finder may have merged (a fan, a spread, a hand of three)"
 HAND = "a hand of three or more: a middle card's index lies between the first's and the last's"
+ACROSS = "a card read across the short edge from a corner no card read explains (a card lying on another)"
 
 
 def quick_read(
@@ -149,6 +151,8 @@ def attempt(
         return None, "a merged region with a part no card read covers"
     if any(_on_a_face(s, faces) for s in sightings if s.card == BACK) and table_is_pale(view):
         return None, "a back on or under a face on a pale table"
+    if rec.across_probe and read_across(rec, view, det.blobs, sightings, colour):  # last: it reads
+        return None, ACROSS
     return sightings, ""
 
 

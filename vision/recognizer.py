@@ -26,6 +26,7 @@ from typing import Literal
 import cv2
 import numpy as np
 
+from vision.across_probes import read_across
 from vision.calibration import Calibration
 from vision.card_side import BACK_THRESHOLD, TRACED_BACK, CardSideError, back_probability, card_side
 from vision.closer_look import closer_quads
@@ -202,6 +203,9 @@ class Recognizer:
         # a frame of touching cards the learned finder's first look explains whole is read from its
         # index frames alone, without the full read's second looks and probes (vision.quick_read)
         self.quick = True
+        # the index of a card lying on another, one card width across the short edge from its far
+        # corner traced on a merged region (vision.across_probes: a hand with a card laid across it)
+        self.across_probe = True
         # where an index frame does not read, the corners tried next (card widths along its axes);
         # none once the frames are refined (measured on training-family scenes: fewer false cards)
         self.corner_search: tuple[tuple[float, float], ...] = ()
@@ -630,6 +634,8 @@ class Recognizer:
                         continue
                     sightings = [o for o in sightings if o not in rivals]
                     sightings.append(s)
+        if self.mode == "table" and self.across_probe:
+            sightings += read_across(self, view, det.blobs, sightings, colour)
         if self.mode == "table":
             sightings = self.table_backs(view, sightings, blobs, maps)
             if self.face_check:

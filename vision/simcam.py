@@ -8,7 +8,8 @@ The simulated table drives the same recognition path as a real camera with it:
 ((540, 960, 3), ['AS', '10D', 'BK'])
 
 Layouts: ``row`` (cards side by side), ``scatter`` (random rotations and places, no overlap),
-``hand`` (pairs overlapping the way a two-card hand lies; ``hand_cards`` deals longer hands),
+``hand`` (pairs overlapping the way a two-card hand lies; ``hand_cards`` deals longer hands, and
+``double_down`` lays each hand's last card sideways across the others),
 ``fan`` (a spread where each card's top-left index shows), ``spread`` (a straight overlapping line,
 as a hand spread on the table),
 ``shoe`` (one card in the shoe window; see :meth:`SimulatedCamera.shoe_pass`).
@@ -73,12 +74,19 @@ class SimulatedCamera:
     fan_spread: float = 9.0  # degrees between neighbouring cards of a ``fan``
     spread_step: float = 0.2  # card widths between neighbouring cards of a ``spread``
     hand_cards: int = 2  # cards in each ``hand`` (a blackjack hand after hits has three or more)
+    # each ``hand``'s last card laid sideways across the cards before it (a blackjack double down)
+    double_down: bool = False
 
     def __post_init__(self) -> None:
         if self.background not in BACKGROUNDS:
             raise ValueError(f"background must be one of {', '.join(BACKGROUNDS)}, got {self.background!r}")
         if self.hand_cards < 1:
             raise ValueError(f"hand_cards must be 1 or more (cards in each hand), got {self.hand_cards!r}")
+        if self.double_down and self.hand_cards < 2:
+            raise ValueError(
+                f"double_down lays a hand's last card across the cards before it: hand_cards must be 2 "
+                f"or more, got {self.hand_cards!r}"
+            )
         self.rng = np.random.default_rng(self.seed)
         self._faces: dict[tuple[str, int], tuple[np.ndarray, np.ndarray]] = {}
 
@@ -197,11 +205,14 @@ class SimulatedCamera:
                 a = float(rng.uniform(-25, 25))
                 out.append(Placement(codes[i], (cx, cy), a, cw))
                 rad = np.radians(a)
+                x_axis, y_axis = np.array([np.cos(rad), -np.sin(rad)]), np.array([np.sin(rad), np.cos(rad)])
                 for j in range(1, min(n, len(codes) - i)):
-                    d = np.array([0.42 * cw, 0.3 * cw]) * j
-                    d = np.array(
-                        [d[0] * np.cos(rad) + d[1] * np.sin(rad), -d[0] * np.sin(rad) + d[1] * np.cos(rad)]
-                    )
+                    if self.double_down and j == n - 1:  # across the cards before it, below their middle
+                        under = np.mean([p.centre for p in out[-j:]], axis=0) + y_axis * ch * 0.55
+                        turn = a + 90.0 + float(rng.uniform(-6, 6))
+                        out.append(Placement(codes[i + j], (float(under[0]), float(under[1])), turn, cw))
+                        continue
+                    d = x_axis * 0.42 * cw * j + y_axis * 0.3 * cw * j
                     out.append(
                         Placement(
                             codes[i + j],

@@ -21,13 +21,15 @@ from dealer.commands.output import console, print_json
 
 # issue 13, on one core: a shoe-window frame, a 1920×1080 table frame with up to 12 cards, a 24 MP photo
 # (the 12 cards laid apart, dealt as a blackjack table's six two-card hands, overlapping, as four hands
-# of three after hits, and laid apart 100 px wide, where the learned finder looks again at twice its
-# working size; and a phone photo of hands of small cards, where it looks at four times that size)
+# of three after hits, as four hands doubled down (the third card laid sideways across the two), and
+# laid apart 100 px wide, where the learned finder looks again at twice its working size; and a phone
+# photo of hands of small cards, where it looks at four times that size)
 TARGETS_MS = {
     "shoe_frame_640x480": 5.0,
     "table_frame_1920x1080_12_cards": 50.0,
     "table_frame_1920x1080_6_hands": 50.0,
     "table_frame_1920x1080_4_hands_of_3": 50.0,
+    "table_frame_1920x1080_4_doubled_hands": 50.0,
     "table_frame_1920x1080_12_small_cards": 50.0,
     "photo_6000x4000_9_cards": 1500.0,
     "photo_6000x4000_8_small_cards": 1500.0,
@@ -41,6 +43,7 @@ LABELS = {
     "table_frame_1920x1080_12_cards": "table frame 1920×1080, 12 cards apart",
     "table_frame_1920x1080_6_hands": "table frame 1920×1080, 12 cards in 6 hands",
     "table_frame_1920x1080_4_hands_of_3": "table frame 1920×1080, 12 cards in 4 hands of 3",
+    "table_frame_1920x1080_4_doubled_hands": "table frame 1920×1080, 12 cards in 4 hands doubled down",
     "table_frame_1920x1080_12_small_cards": "table frame 1920×1080, 12 cards 100 px wide",
     "photo_6000x4000_9_cards": "photo 6000×4000 (24 MP), 9 cards",
     "photo_6000x4000_8_small_cards": "photo 6000×4000 (24 MP), 8 cards 80 px wide in 4 hands",
@@ -131,6 +134,11 @@ def run_bench(repeat: int = 5, finder: str | None = None) -> dict[str, object]:
     # the same table after a hit on every hand (no back: a hole card lies under the first card only)
     hits_cam = SimulatedCamera(size=(1920, 1080), background="felt", seed=11, card_width=170, hand_cards=3)
     hits = [hits_cam.frame_for([c if c != "BK" else "5C" for c in codes], layout="hand").image]
+    # and with each hand doubled down instead: its third card laid sideways across the two
+    doubled_cam = SimulatedCamera(
+        size=(1920, 1080), background="felt", seed=11, card_width=170, hand_cards=3, double_down=True
+    )
+    doubled = [doubled_cam.frame_for([c if c != "BK" else "5C" for c in codes], layout="hand").image]
     far_cam = SimulatedCamera(size=(1920, 1080), background="felt", seed=11, card_width=100)
     small = [far_cam.frame_for(codes, layout="scatter").image]
     shoe_cam = SimulatedCamera(size=(640, 480), background="dark", seed=12)
@@ -167,6 +175,10 @@ def run_bench(repeat: int = 5, finder: str | None = None) -> dict[str, object]:
             rec_t, hits, repeat, TARGETS_MS["table_frame_1920x1080_4_hands_of_3"]
         ),
         "hits_cards_found": len(rec_t.recognize(hits[0])),
+        "table_frame_1920x1080_4_doubled_hands": _time(
+            rec_t, doubled, repeat, TARGETS_MS["table_frame_1920x1080_4_doubled_hands"]
+        ),
+        "doubled_cards_found": len(rec_t.recognize(doubled[0])),
         "table_frame_1920x1080_12_small_cards": _time(
             rec_t, small, repeat, TARGETS_MS["table_frame_1920x1080_12_small_cards"]
         ),
@@ -196,7 +208,7 @@ def summary(result: dict[str, Any]) -> list[str]:
         )
     found = (
         f"table frames {result['table_cards_found']}, hands {result['hands_cards_found']}, "
-        f"hands of three {result['hits_cards_found']}, "
+        f"hands of three {result['hits_cards_found']}, doubled hands {result['doubled_cards_found']}, "
         f"small cards {result['small_cards_found']}, photo {result['photo_cards_found']}"
     )
     if "far_photo_cards_found" in result:

@@ -52,6 +52,9 @@ def test_the_summary_names_every_target_and_whether_it_is_met() -> None:
         "table_frame_1920x1080_4_hands_of_3": timing(
             130.0, TARGETS_MS["table_frame_1920x1080_4_hands_of_3"]
         ),
+        "table_frame_1920x1080_4_doubled_hands": timing(
+            160.0, TARGETS_MS["table_frame_1920x1080_4_doubled_hands"]
+        ),
         "table_frame_1920x1080_12_small_cards": timing(
             96.0, TARGETS_MS["table_frame_1920x1080_12_small_cards"]
         ),
@@ -60,6 +63,7 @@ def test_the_summary_names_every_target_and_whether_it_is_met() -> None:
         "table_cards_found": [12, 12],
         "hands_cards_found": 12,
         "hits_cards_found": 12,
+        "doubled_cards_found": 11,
         "small_cards_found": 11,
         "photo_cards_found": 9,
         "far_photo_cards_found": 7,
@@ -69,14 +73,15 @@ def test_the_summary_names_every_target_and_whether_it_is_met() -> None:
         "live_cards_found": 12,
     }
     lines = summary(result)
-    assert [line.split(":")[0] for line in lines[:7]] == list(LABELS.values())
+    assert [line.split(":")[0] for line in lines[:8]] == list(LABELS.values())
     assert "3.1 ms median (target ≤ 5 ms: met)" in lines[0]
     assert "71.0 ms median (target ≤ 50 ms: NOT met)" in lines[1]
     assert "in 6 hands" in lines[2] and "48.0 ms median (target ≤ 50 ms: met)" in lines[2]
     assert "in 4 hands of 3" in lines[3] and "130.0 ms median (target ≤ 50 ms: NOT met)" in lines[3]
-    assert "100 px wide" in lines[4] and "96.0 ms median (target ≤ 50 ms: NOT met)" in lines[4]
-    assert "(target ≤ 1500 ms: met)" in lines[5] and "find 210.0 ms, read 210.0 ms" in lines[5]
-    assert "80 px wide in 4 hands" in lines[6] and "1600.0 ms median (target ≤ 1500 ms: NOT met)" in lines[6]
-    assert "nothing changed: 2.1 ms median (≤ 50 ms: met)" in lines[7]
-    assert "hands 12, hands of three 12, small cards 11" in lines[8]
-    assert "live at the end of the deal 12" in lines[8] and "photo of small cards 7" in lines[8]
+    assert "doubled down" in lines[4] and "160.0 ms median (target ≤ 50 ms: NOT met)" in lines[4]
+    assert "100 px wide" in lines[5] and "96.0 ms median (target ≤ 50 ms: NOT met)" in lines[5]
+    assert "(target ≤ 1500 ms: met)" in lines[6] and "find 210.0 ms, read 210.0 ms" in lines[6]
+    assert "80 px wide in 4 hands" in lines[7] and "1600.0 ms median (target ≤ 1500 ms: NOT met)" in lines[7]
+    assert "nothing changed: 2.1 ms median (≤ 50 ms: met)" in lines[8]
+    assert "hands 12, hands of three 12, doubled hands 11, small cards 11" in lines[9]
+    assert "live at the end of the deal 12" in lines[9] and "photo of small cards 7" in lines[9]

@@ -1,5 +1,6 @@
 """The simulated camera's hands (vision.simcam): each card dealt down and across from the one before and
-lying over it, two to a hand unless ``hand_cards`` says more (a blackjack hand after hits)."""
+lying over it, two to a hand unless ``hand_cards`` says more (a blackjack hand after hits); with
+``double_down`` the last card lies sideways across the others."""
 
 from __future__ import annotations
 
@@ -7,22 +8,25 @@ import numpy as np
 import pytest
 
 from vision import SimulatedCamera
+from vision.render import CARD_ASPECT
+from vision.simcam import Placement
 
 CODES = ["AS", "10H", "QD", "7C", "6S", "9D", "KH", "4C", "JS", "2D", "5C", "8H"]
 
 
 def offsets(cam: SimulatedCamera, n: int) -> list[np.ndarray]:
-    """Each card's centre from its hand's first card's, in that card's own axes, in card widths."""
+    """Each card's centre from its hand's first card's (``offsets_of``)."""
     spots = cam.layout(CODES, "hand")
-    out = []
-    for i, p in enumerate(spots):
-        first = spots[i - i % n]
-        t = np.radians(first.angle)
-        # the renderer turns a card counter-clockwise on screen (y down): its x axis is (cos, -sin)
-        x, y = np.array([np.cos(t), -np.sin(t)]), np.array([np.sin(t), np.cos(t)])
-        d = np.subtract(p.centre, first.centre) / p.width
-        out.append(np.array([d @ x, d @ y]))
-    return out
+    return [offsets_of(spots[i - i % n], p) for i, p in enumerate(spots)]
+
+
+def offsets_of(first: Placement, other: Placement) -> np.ndarray:
+    """``other``'s centre from ``first``'s, in ``first``'s own axes, in card widths."""
+    t = np.radians(first.angle)
+    # the renderer turns a card counter-clockwise on screen (y down): its x axis is (cos, -sin)
+    x, y = np.array([np.cos(t), -np.sin(t)]), np.array([np.sin(t), np.cos(t)])
+    d = np.subtract(other.centre, first.centre) / other.width
+    return np.array([d @ x, d @ y])
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
@@ -49,3 +53,23 @@ def test_hands_of_three_do_not_overlap_each_other() -> None:
 def test_a_hand_of_no_cards_is_refused_with_what_was_expected() -> None:
     with pytest.raises(ValueError, match="hand_cards must be 1 or more"):
         SimulatedCamera(hand_cards=0)
+
+
+def test_a_double_down_lies_sideways_across_the_two_cards_before_it() -> None:
+    # a blackjack double down: the hand's third card laid across the two, below their middle
+    cam = SimulatedCamera(size=(1920, 1080), seed=11, card_width=170, hand_cards=3, double_down=True)
+    spots = cam.layout(CODES, "hand")
+    for i in range(0, len(spots), 3):
+        first, second, double = spots[i : i + 3]
+        t = np.radians(first.angle)
+        y = np.array([np.sin(t), np.cos(t)])  # the first card's long axis on screen, downwards
+        middle = (np.array(first.centre) + np.array(second.centre)) / 2
+        assert np.allclose(double.centre, middle + y * 0.55 * 170 * CARD_ASPECT, atol=1e-6)
+        assert abs(double.angle - first.angle - 90.0) <= 6.0
+        d = offsets_of(first, second)
+        assert np.allclose(d, [0.42, 0.3], atol=1e-9)  # the two before it lie as any two-card hand
+
+
+def test_a_double_down_needs_a_hand_to_lie_across() -> None:
+    with pytest.raises(ValueError, match="hand_cards must be 2 or more, got 1"):
+        SimulatedCamera(hand_cards=1, double_down=True)

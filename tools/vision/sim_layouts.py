@@ -10,7 +10,8 @@ spreads, hole cards).
 Frames are 1920×1080, cards 170 px wide, on felt, wood and dark tables (``--backgrounds``); codes
 are drawn at random from the 52 faces (plus jokers and backs where ``--extras`` is set). ``hole``
 lays four two-card hands whose top card lies face down (a dealer's up card and hole card), ``hits`` four
-hands of three (a blackjack hand after a hit: each card down and across from the one before), ``tucked``
+hands of three (a blackjack hand after a hit: each card down and across from the one before),
+``doubled`` four hands of two whose third card lies sideways across them (a double down), ``tucked``
 four whose face lies half over the back (the hole card under its up card); ``down``
 two face-up hands and two hands dealt face down; ``spread`` 13 cards in a straight overlapping line.
 ``--mirror`` deals hands, fans and spreads the other way round (each card under the one before it:
@@ -41,6 +42,7 @@ LAYOUT_CARDS = {
     "scatter": 8,
     "hand": 8,
     "hits": 12,
+    "doubled": 12,
     "fan": 5,
     "spread": 13,
     "hole": 4,
@@ -80,7 +82,8 @@ def measure(
             fan_spread=fan_spread,
             spread_step=spread_step,
             style=CardStyle(four_index=four_index),
-            hand_cards=3 if layout == "hits" else 2,
+            hand_cards=3 if layout in ("hits", "doubled") else 2,
+            double_down=layout == "doubled",
         )
         count = fan_cards if layout == "fan" else LAYOUT_CARDS[layout]
         codes = [pool[int(k)] for k in rng.choice(len(pool), count, replace=False)]
@@ -90,7 +93,8 @@ def measure(
             codes = [c for face in codes for c in ("BK", face)]
         elif layout == "down":  # two hands dealt face down between two face-up hands
             codes = codes[:2] + ["BK", "BK"] + codes[2:] + ["BK", "BK"]
-        placements = cam.layout(codes, "hand" if layout in ("hits", "hole", "tucked", "down") else layout)
+        hands = ("hits", "doubled", "hole", "tucked", "down")
+        placements = cam.layout(codes, "hand" if layout in hands else layout)
         shot = cam.render(placements[::-1] if mirror else placements)
         t0 = time.perf_counter()
         read = [s.card for s in rec.recognize(shot.image)]
