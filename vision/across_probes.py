@@ -9,12 +9,13 @@ top corner still lies on the merged region's outline, where the threshold finder
 its y axis back along the short one, and one card width along y lies the card's index corner.
 
 :func:`across_frames` puts an upright frame there, as wide as the faces read, for every traced corner
-that no card read explains (a corner of its own, or one lying inside a face read) where the frame
-lands on a face read (the card below) and on none of its corners. A traced corner of another kind (a
-bottom corner, or a pale table's region running into the table) puts its frame on a card's long edge,
-on a pip or on the table, where nothing reads surely. :func:`read_across` reads them, refined as the
-finder's frames are, and keeps only sure readings of codes not read; a frame on a card read is read
-too, since that is where the upper card's index lies.
+that no card read explains (a corner of a back or of a face read surely, or one lying inside a face
+read) where the frame lands on a face read (the card below) and on none of those corners. A face read
+unsurely explains no corner: it may have been read through an outline spanning its hand. A traced
+corner of another kind (a bottom corner, or a pale table's region running into the table) puts its
+frame on a card's long edge, on a pip or on the table, where nothing reads surely. :func:`read_across`
+reads them, refined as the finder's frames are, and keeps only sure readings of codes not read; a
+frame on a card read is read too, since that is where the upper card's index lies.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import numpy as np
 
 from vision.detect import Blob, CornerFrame
 from vision.finder import IndexFrame
-from vision.index_frames import index_point, sure_new_cards
+from vision.index_frames import SURE, index_point, sure_new_cards
 from vision.outline_sides import short_side
 from vision.sighting import BACK, Sighting
 
@@ -47,7 +48,8 @@ def across_frames(blobs: tuple[Blob, ...], read: list[Sighting]) -> list[IndexFr
     if not faces:
         return []
     width = float(np.median([short_side(s.outline) for s in faces]))
-    corners = np.array([c for s in read for c in s.outline], np.float64).reshape(-1, 2)
+    sure = [s for s in read if s.card == BACK or s.confidence >= SURE]
+    corners = np.array([c for s in sure for c in s.outline], np.float64).reshape(-1, 2)
     polys = [np.asarray(s.outline, np.float32).reshape(-1, 1, 2) for s in faces]
 
     def at_a_corner(p: np.ndarray) -> bool:

@@ -3,6 +3,7 @@ corner traced on a merged region (vision.across_probes): a blackjack hand with a
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 
 import numpy as np
@@ -20,14 +21,15 @@ FIRST = Placement("6C", (400.0, 300.0), 10.0, 170.0)  # a two-card hand, the sec
 SECOND = Placement("6D", (480.0, 330.0), 14.0, 170.0)
 
 
-def face(p: Placement, width: float | None = None) -> Sighting:
-    """``p`` read through its top-left index, with the outline a frame ``width`` wide implies."""
+def face(p: Placement, width: float | None = None, confidence: float = 0.99) -> Sighting:
+    """``p`` read through its top-left index (``confidence`` sure), with the outline a frame ``width``
+    wide implies."""
     c = p.corners()
     if width is not None:
         x, y = (c[1] - c[0]) / p.width, (c[3] - c[0]) / (1.4 * p.width)
         c = np.array([c[0], c[0] + width * x, c[0] + width * (x + 1.4 * y), c[0] + 1.4 * width * y])
     index = (tuple(c[0]), tuple(c[0] + [10, 0]), tuple(c[0] + [10, 30]), tuple(c[0] + [0, 30]))
-    return Sighting(p.code, 0.99, tuple(map(tuple, c)), index)
+    return Sighting(p.code, confidence, tuple(map(tuple, c)), index)
 
 
 def far_corner(p: Placement, width: float = 300.0) -> CornerFrame:
@@ -65,6 +67,16 @@ def test_a_frame_landing_on_a_corner_of_a_card_read_is_not_made() -> None:
     others = [face(Placement(code, (x, 300.0), 0.0, 170.0)) for code, x in (("9S", 900.0), ("KH", 1300.0))]
     assert across_frames(blob, [face(FIRST, width=135.0), *others]) == []
     assert len(across_frames(blob, [face(FIRST, width=135.0)])) == 1  # 135 px along: on its face
+
+
+def test_a_face_read_unsurely_explains_no_corner() -> None:
+    # the first card read at 0.79 through an outline spanning the hand: its corner is the second's
+    c1, c2 = FIRST.corners(), SECOND.corners()
+    outline = (tuple(c1[0]), tuple(c2[1]), tuple(c2[2]), tuple(c1[3]))
+    spanning = Sighting("6C", 0.79, outline, face(FIRST).index_corner)
+    blob = (Blob(np.zeros((0, 2)), (far_corner(SECOND),)),)
+    assert len(across_frames(blob, [spanning])) == 1
+    assert across_frames(blob, [dataclasses.replace(spanning, confidence=0.95)]) == []
 
 
 def test_a_frame_whose_index_lies_on_no_face_read_is_not_made() -> None:
