@@ -9,9 +9,10 @@ top corner still lies on the merged region's outline, where the threshold finder
 its y axis back along the short one, and one card width along y lies the card's index corner.
 
 :func:`across_frames` puts an upright frame there, as wide as the faces read, for every traced corner
-that no card read explains (a corner of a back or of a face read surely, or one lying inside a face
-read) where the frame lands on a face read (the card below) and on none of those corners. A face read
-unsurely explains no corner: it may have been read through an outline spanning its hand. A traced
+that no card read explains (a corner of a back, of a face read surely or of one whose outline is as
+wide as the faces read, or a corner lying inside a face read) where the frame lands on a face read
+(the card below) and on none of those corners. A face read unsurely through a wider outline explains
+no corner: that outline may span its hand, the card over it too. A traced
 corner of another kind (a bottom corner, or a pale table's region running into the table) puts its
 frame on a card's long edge, on a pip or on the table, where nothing reads surely. :func:`read_across`
 reads them, refined as the finder's frames are, and keeps only sure readings of codes not read; a
@@ -38,6 +39,7 @@ EXPLAINED = 0.15  # card widths between a point and a corner of a card read: tha
 # card widths inside a face read: a traced corner there lies on that face, not on the stack's outside
 # (a pale table's region runs into the table and traces corners anywhere)
 INSIDE = 0.05
+CARD_SIZED = 0.2  # of the faces' width: an outline this near it is one card's, read surely or not
 
 
 def across_frames(blobs: tuple[Blob, ...], read: list[Sighting]) -> list[IndexFrame]:
@@ -48,7 +50,11 @@ def across_frames(blobs: tuple[Blob, ...], read: list[Sighting]) -> list[IndexFr
     if not faces:
         return []
     width = float(np.median([short_side(s.outline) for s in faces]))
-    sure = [s for s in read if s.card == BACK or s.confidence >= SURE]
+    sure = [
+        s
+        for s in read
+        if s.card == BACK or s.confidence >= SURE or abs(short_side(s.outline) - width) <= CARD_SIZED * width
+    ]
     corners = np.array([c for s in sure for c in s.outline], np.float64).reshape(-1, 2)
     polys = [np.asarray(s.outline, np.float32).reshape(-1, 1, 2) for s in faces]
 

@@ -69,14 +69,18 @@ def test_a_frame_landing_on_a_corner_of_a_card_read_is_not_made() -> None:
     assert len(across_frames(blob, [face(FIRST, width=135.0)])) == 1  # 135 px along: on its face
 
 
-def test_a_face_read_unsurely_explains_no_corner() -> None:
-    # the first card read at 0.79 through an outline spanning the hand: its corner is the second's
+def test_a_face_read_unsurely_through_a_hand_sized_outline_explains_no_corner() -> None:
+    # the first card read at 0.79 through an outline spanning the hand (1.4 cards wide): its corner is
+    # the second card's. Read surely, or unsurely through an outline a card wide, it explains it
     c1, c2 = FIRST.corners(), SECOND.corners()
     outline = (tuple(c1[0]), tuple(c2[1]), tuple(c2[2]), tuple(c1[3]))
     spanning = Sighting("6C", 0.79, outline, face(FIRST).index_corner)
+    others = [face(Placement(code, (x, 300.0), 0.0, 170.0)) for code, x in (("9S", 900.0), ("KH", 1300.0))]
     blob = (Blob(np.zeros((0, 2)), (far_corner(SECOND),)),)
-    assert len(across_frames(blob, [spanning])) == 1
-    assert across_frames(blob, [dataclasses.replace(spanning, confidence=0.95)]) == []
+    assert len(across_frames(blob, [spanning, *others])) == 1
+    assert across_frames(blob, [dataclasses.replace(spanning, confidence=0.95), *others]) == []
+    card_sized = face(SECOND, confidence=0.79)  # the second card itself, read unsurely
+    assert across_frames(blob, [face(FIRST), card_sized, *others]) == []
 
 
 def test_a_frame_whose_index_lies_on_no_face_read_is_not_made() -> None:
