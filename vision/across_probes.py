@@ -9,14 +9,14 @@ top corner still lies on the merged region's outline, where the threshold finder
 its y axis back along the short one, and one card width along y lies the card's index corner.
 
 :func:`across_frames` puts an upright frame there, as wide as the faces read, for every traced corner
-that no card read explains (a corner of a back, of a face read surely or of one whose outline is as
-wide as the faces read, or a corner lying inside a face read) where the frame lands on a face read
-(the card below) and on none of those corners. A face read unsurely through a wider outline explains
-no corner: that outline may span its hand, the card over it too. A traced
-corner of another kind (a bottom corner, or a pale table's region running into the table) puts its
-frame on a card's long edge, on a pip or on the table, where nothing reads surely. :func:`read_across`
-reads them, refined as the finder's frames are, and keeps only sure readings of codes not read; a
-frame on a card read is read too, since that is where the upper card's index lies.
+that no card read explains (a corner of a back, of a face read surely or of one whose outline is as wide
+as the faces read, or a corner lying inside a face read) where the frame lands on a face read (the card
+below) and on none of those corners. A face read unsurely through a wider outline explains no corner:
+that outline may span its hand, the card over it too. A traced corner of another kind (a bottom corner,
+or a pale table's region running into the table) puts its frame on a card's long edge, on a pip or on
+the table, where nothing reads surely. :func:`read_across` reads them, refined as the finder's frames
+are, and keeps only sure readings of codes not read; a frame on a card read is read too, since that is
+where the upper card's index lies.
 """
 
 from __future__ import annotations

@@ -29,6 +29,10 @@ regions: a hole card under its up card), and answers only where that explains ev
 - on a pale table, no back lies on or under a face (there the threshold regions run into the table,
   and the full read's other looks outline such a back better).
 
+Where it answers, a card lying on another whose index the first look missed (a hand with a card laid
+sideways across it: a blackjack double down) is looked for as the full read looks for it, one card
+width across the short edge from its far corner (``vision.across_probes``), and added.
+
 Anything else and it answers None: the full read runs, with the finders' work already done.
 """
 
@@ -79,7 +83,6 @@ LEFT_OVER = 0.25
 UNREAD = "an index frame whose ink read nothing away from the cards read"
 ROW = "a row of indices the finder may have merged (a fan, a spread, a hand of three)"
 HAND = "a hand of three or more: a middle card's index lies between the first's and the last's"
-ACROSS = "a card read across the short edge from a corner no card read explains (a card lying on another)"
 
 
 def quick_read(
@@ -151,8 +154,8 @@ def attempt(
         return None, "a merged region with a part no card read covers"
     if any(_on_a_face(s, faces) for s in sightings if s.card == BACK) and table_is_pale(view):
         return None, "a back on or under a face on a pale table"
-    if rec.across_probe and read_across(rec, view, det.blobs, sightings, colour):  # last: it reads
-        return None, ACROSS
+    if rec.across_probe:  # last: it reads (a card lying on another whose index the first look missed)
+        sightings += read_across(rec, view, det.blobs, sightings, colour)
     return sightings, ""
 
 
