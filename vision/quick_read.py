@@ -155,7 +155,8 @@ def attempt(
     if any(_on_a_face(s, faces) for s in sightings if s.card == BACK) and table_is_pale(view):
         return None, "a back on or under a face on a pale table"
     if rec.across_probe:  # last: it reads (a card lying on another whose index the first look missed)
-        sightings += read_across(rec, view, det.blobs, sightings, colour)
+        more = read_across(rec, view, det.blobs, sightings, colour)
+        sightings += check_faces(view, more) if rec.face_check and more else more  # as the full read does
     return sightings, ""
 
 
