@@ -430,11 +430,7 @@ def sure_new_cards(
     sighting per card. A probe lying on a card read is read too (a hand's upper card's index lies on
     the card below it)."""
     codes = {s.card for s in read}
-    found = [
-        (r, fr)
-        for r, fr in _read_frames(rec, image, probes, colour, [], jokers=False)[0]
-        if r.confidence >= SURE and r.card != JOKER and r.card not in codes
-    ]
+    found = [(r, fr) for r, fr in _sure_and_new(rec, image, probes, colour, [], []) if r.card not in codes]
     return [group_sighting(g) for g in group_readings(found)]
 
 
