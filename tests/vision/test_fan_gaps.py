@@ -153,6 +153,7 @@ def test_a_fan_of_five_is_read_whole_and_nothing_more(
     rec = Recognizer("table")
     assert read(rec, image) == sorted(codes)
     setattr(rec, switch, False)
+    rec.across_probe = False  # it finds a fan's middle cards from their traced far corners too (session 38)
     assert read(rec, image) == without
 
 

@@ -39,7 +39,9 @@ def test_a_card_beneath_a_piles_top_card_is_read(seed: int, monkeypatch: pytest.
     image, wanted = _scene(seed)
     rec = Recognizer("table")
     assert Counter(s.card for s in rec.recognize(image)) == wanted
-    # taking one sure corner for the whole outline, as before, loses the card beneath
+    # taking one sure corner for the whole outline, as before, loses the card beneath (which the probe
+    # across a traced far corner, session 38, may find again: off here)
     monkeypatch.setattr(_IndexCorners, "alike", lambda self, a, b: True)
+    rec.across_probe = False
     read = Counter(s.card for s in rec.recognize(image))
     assert sum((read & wanted).values()) < sum(wanted.values())
