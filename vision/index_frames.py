@@ -25,7 +25,7 @@ sightings, each a function of the recogniser, the image and the frames so far:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import cv2
@@ -62,6 +62,9 @@ LONG_SLACK = 0.3
 FAR_CORNER = 1.3  # card widths between one card's two index corners, at least (the diagonal is 1.72)
 COPY_MIN = 0.8  # the less sure of two copies' readings, at least (the other is sure)
 APART = 0.35  # card widths between two copies' corners, at least (one corner read twice lies closer)
+# a card read surely through an outline this much wider than a frame's card holds that frame only at its
+# index (``_Sure``): the outline is a whole hand's
+OVERSIZED = 0.2
 ALONG = np.cos(np.radians(20.0))  # a frame axis within this angle of a back's edge runs along it
 ROW_ROUNDS = 4  # a row's ends are walked this many steps at most
 # an index read this surely is not read again through the frames of a merged region's corners or of
@@ -104,8 +107,8 @@ def find_frames(
     """The index frames of the learned finder's ``maps`` of ``view``, then ``rec.frame_steps`` in turn.
     ``known``: the cards already read (whole): frames at their corners, or whose index lies on one
     read surely, are that card again and are dropped before the steps (none of them would be read)."""
-    sure = _Sure(known or [])
     found = index_frames(maps, rec.min_index_heat)
+    sure = _Sure(known or [], width_in_view(found, known or []))
     frames = small_card_frames(rec, view, maps, big_card_frames(rec, view, found, known))
     frames = [f for f in frames if not sure.holds(f)]
     for step in rec.frame_steps:
@@ -247,6 +250,7 @@ def read_index_frames(
     with the finder's ``maps``, between two indices of a fan's row with no step to walk by
     (:func:`_probe_gaps`).
     """
+    width = width_in_view(frames, known)
     found, unread = _read_frames(rec, image, frames, colour, known)
     if rec.between_probe:
         # a fan's or a tight hand's indices lie a few map pixels apart, and the finder's index map
@@ -268,8 +272,11 @@ def read_index_frames(
     # a reading through a sideways frame leaves doubt too: the finder may have misjudged an upright
     # index's turn (a two-index deck has no sideways index), often where it merged neighbouring ones
     doubt = unread + [fr for _, fr in found if fr.sideways]
-    if doubt and rec.closer_look:
-        more = closer_frames(rec, image, doubt, [fr for _, fr in found])
+    # and a card read through a whole hand's outline: the hand's other indices lie on its face, where
+    # the first look's index map often stays under the heat its frames start from
+    hands = [s.outline for s in known if s.card not in (BACK, JOKER) and _a_hands(s, width)] if width else []
+    if (doubt or hands) and rec.closer_look:
+        more = closer_frames(rec, image, doubt, [fr for _, fr in found], hands)
         for step in rec.frame_steps:
             more = step(rec, image, more)
         sure = [(r, fr) for r, fr in found if r.confidence >= TAKEN_SURE and r.index_corner]
@@ -303,7 +310,7 @@ def read_index_frames(
             s = face_checked(image, s)
         if s.confidence < rec.min_index_confidence:
             continue
-        if any(_same_card(o, s.card, s.index_corner, fr, s.confidence) for o in known):
+        if any(_same_card(o, s.card, s.index_corner, fr, s.confidence, width) for o in known):
             continue
         out.append(s)
     if unread and rec.face_check:
@@ -357,7 +364,7 @@ def _read_frames(
     """Each frame's reading where its index reads, and the frames where index-like ink showed
     but read nothing sure enough to stand on its own. Without ``jokers`` ink that reads nothing is
     not looked at for a joker's letters (a probe's caller takes no joker from it)."""
-    sure = _Sure(known)
+    sure = _Sure(known, width_in_view(frames, known))
     found: list[tuple[Reading, IndexFrame]] = []
     unread: list[IndexFrame] = []
     # upright corners first: a four-index deck's mirrored corner (read sideways) is only needed
@@ -367,6 +374,7 @@ def _read_frames(
         if sure.holds(fr):
             continue
         lattice = sure.on_a_back(fr)
+        hand = sure.in_a_hand(fr)
         # an unrefined corner is only as fine as the network's working size: with a corner search,
         # where the index does not read surely there, nearby corners are tried and the surest kept
         best: tuple[Reading, IndexFrame] | None = None
@@ -395,6 +403,10 @@ def _read_frames(
         # (the same card read twice is one group below)
         if lattice:  # only a sure reading tells a card's index from the back's lattice
             if best is not None and best[0].confidence >= SURE:
+                found.append(best)
+            continue
+        if hand:  # nor one from the pips, art and index edges of the hand's other cards
+            if best is not None and best[0].confidence >= SURE and best[0].card != JOKER:
                 found.append(best)
             continue
         if best is not None:
@@ -656,12 +668,17 @@ def _far_corner(fr: IndexFrame) -> IndexFrame:
 
 
 def closer_frames(
-    rec: Recognizer, image: np.ndarray, unread: list[IndexFrame], read: list[IndexFrame]
+    rec: Recognizer,
+    image: np.ndarray,
+    unread: list[IndexFrame],
+    read: list[IndexFrame],
+    regions: Sequence[Sequence[tuple[float, float]]] = (),
 ) -> list[IndexFrame]:
     """Index frames from the finder's closer look (``vision.closer_look``) round the indices that
-    were seen but did not read: at the working size an index of a small card or of one in a tight
-    fan is a few map pixels, and the corner regressed there mixes neighbours. Frames at a corner
-    already ``read`` are left out, and those at a window's edge, where the finder lacked context."""
+    were seen but did not read, and over the outlines ``regions``: at the working size an index of a
+    small card or of one in a tight fan is a few map pixels, and the corner regressed there mixes
+    neighbours. Frames at a corner already ``read`` are left out, and those at a window's edge,
+    where the finder lacked context."""
     h, w = image.shape[:2]
     scale = closer_scale(image, rec.finder_size)
     if scale is None:
@@ -671,6 +688,9 @@ def closer_frames(
         cx, cy = index_point(fr)
         half = 1.5 * fr.frame.width
         around.append((cx - half, cy - half, cx + half, cy + half))
+    for outline in regions:
+        (x0, y0), (x1, y1) = np.min(outline, axis=0), np.max(outline, axis=0)
+        around.append((float(x0), float(y0), float(x1), float(y1)))
     out: list[IndexFrame] = []
     for box in windows(around, scale, w, h):
         x0, y0, x1, y1 = box
@@ -784,10 +804,13 @@ class _Sure:
     a back read whole, running into the back along its edges, is its lattice; any other is a card
     lying on the back whose index shows there, read only when it reads surely (:meth:`on_a_back`)."""
 
-    def __init__(self, known: list[Sighting]) -> None:
-        sure = [np.array(o.outline) for o in known if o.confidence >= SURE]
+    def __init__(self, known: list[Sighting], width: float = 0.0) -> None:
+        self.width = width  # the cards' in view (``width_in_view``): a frame's own may be far off
+        cards = [o for o in known if o.confidence >= SURE]
+        sure = [np.array(o.outline, np.float64) for o in cards]
         backs = [np.array(o.outline) for o in known if o.card == BACK and o.confidence < SURE]
         self.pts = np.concatenate(sure) if sure else np.zeros((0, 2))  # their corners
+        self.owner = np.repeat(np.arange(len(sure)), [len(q) for q in sure])  # whose corner each is
         self.back_pts = np.concatenate(backs) if backs else np.zeros((0, 2))
         # each back corner's two edge directions
         self.back_edges = np.concatenate([_edges(q) for q in backs]) if backs else np.zeros((0, 2, 2))
@@ -795,27 +818,74 @@ class _Sure:
         # each outline's bounding box: a point outside it is outside the outline
         self.lo = np.array([q.min(axis=0)[0] for q in self.polys]).reshape(-1, 2)
         self.hi = np.array([q.max(axis=0)[0] for q in self.polys]).reshape(-1, 2)
+        # of each four-corner outline read at an index: its width, and its index corner and index (that
+        # grown by half about its middle, as ``TakenIndices`` grows it)
+        self.widths = np.array([short_side(q) for q in sure])
+        self.indices = [
+            TakenIndices([np.asarray(o.index_corner, np.float64)], [index_corner_frames(o)[0].frame.origin])
+            if o.index_corner and len(o.outline) == 4
+            else None
+            for o in cards
+        ]
+        self.indexed = np.array([i is not None for i in self.indices], bool)
 
     def holds(self, fr: IndexFrame) -> bool:
         """Whether frame ``fr`` is at a corner of a card read surely, or its index on one, or is a
-        back's own corner (running into the back along its edges)."""
+        back's own corner (running into the back along its edges). A card read surely through an
+        outline more than ``OVERSIZED`` wider than the frame's card (a threshold region round a whole
+        hand, read at its first card's index) holds only the frames at its index: the hand's other
+        cards lie over the rest of that region, their indices on the first card's face."""
         f = fr.frame
         near = _near(self.back_pts, f)
         if near.any() and _along(self.back_edges[near], f):
             return True
         if not self.polys:  # no card read surely yet
             return False
-        if _near(self.pts, f).any():
+        wide = self._wide(f)
+        if (_near(self.pts, f) & ~wide[self.owner]).any():
             return True
         at = index_point(fr)
         p = np.float32(at)
-        boxed = np.flatnonzero((self.lo <= p).all(axis=1) & (p <= self.hi).all(axis=1)).tolist()
-        return any(cv2.pointPolygonTest(self.polys[i], at, False) > 0 for i in boxed)
+        boxed = np.flatnonzero((self.lo <= p).all(axis=1) & (p <= self.hi).all(axis=1) & ~wide).tolist()
+        if any(cv2.pointPolygonTest(self.polys[i], at, False) > 0 for i in boxed):
+            return True
+        indices = [self.indices[i] for i in np.flatnonzero(wide).tolist()]
+        return any(t is not None and t.holds(f, fr.sideways) for t in indices)
+
+    def in_a_hand(self, fr: IndexFrame) -> bool:
+        """Whether frame ``fr``'s index lies on a card read surely through a whole hand's region
+        (which does not :meth:`hold` it): only a sure reading of another code counts there."""
+        if not self.polys:
+            return False
+        f = fr.frame
+        at = index_point(fr)
+        wide = self._wide(f)
+        return any(cv2.pointPolygonTest(self.polys[i], at, False) > 0 for i in np.flatnonzero(wide).tolist())
+
+    def _wide(self, f: CornerFrame) -> np.ndarray:
+        """Which cards read surely were read through a whole hand's outline, by frame ``f``'s card."""
+        return self.indexed & (self.widths > (1 + OVERSIZED) * max(f.width, self.width))
 
     def on_a_back(self, fr: IndexFrame) -> bool:
         """Whether frame ``fr`` is at a corner of a back read whole but not surely (and, unless
         :meth:`holds`, is not the back's own corner)."""
         return bool(_near(self.back_pts, fr.frame).any())
+
+
+def _a_hands(card: Sighting, width: float) -> bool:
+    """Whether ``card`` was read at an index through a four-corner outline more than ``OVERSIZED``
+    wider than cards ``width`` wide: a threshold region round a whole hand."""
+    outline = np.asarray(card.outline, np.float64)
+    return bool(card.index_corner) and len(outline) == 4 and short_side(outline) > (1 + OVERSIZED) * width
+
+
+def width_in_view(frames: list[IndexFrame], known: list[Sighting]) -> float:
+    """The width of the cards in view: the median of the finder's surer ``frames``' (index heat 0.5
+    or more; of them all where none is) and the ``known`` cards' read through four-corner outlines;
+    0 without either."""
+    widths = [f.frame.width for f in frames if f.score >= 0.5] or [f.frame.width for f in frames]
+    widths += [short_side(s.outline) for s in known if len(s.outline) == 4]
+    return float(np.median(widths)) if widths else 0.0
 
 
 def _near(corners: np.ndarray, f: CornerFrame) -> np.ndarray:
@@ -842,14 +912,19 @@ def _same_card(
     index: tuple[tuple[float, float], ...] | None,
     at: IndexFrame,
     confidence: float,
+    in_view: float = 0.0,
 ) -> bool:
     """Whether ``card``, read at the index frame ``at`` with ``confidence``, is a card already read:
     the same code on or next to it (frames' widths are the least sure part), or its read corner
     where one of the other's corners is (the same card read otherwise: the whole card's reading
     stands) — unless this reading is sure and the whole card's is not (a quad round two cards of a
-    hand, read as the other one)."""
+    hand, read as the other one). Of a card read through a whole hand's outline (more than
+    ``OVERSIZED`` wider than ``at``'s card and the cards ``in_view``) only the index corner counts:
+    the outline's other corners are the hand's other cards'."""
     theirs = np.array(whole.outline)
     width = at.frame.width
+    if whole.card != card and _a_hands(whole, max(width, in_view)):
+        theirs = index_corner_frames(whole)[0].frame.origin.reshape(1, 2)
     if whole.card == card:
         c = np.mean(np.array(index), axis=0) if index else at.frame.origin
         poly = theirs.astype(np.float32).reshape(-1, 1, 2)

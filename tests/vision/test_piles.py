@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision import Recognizer
+from vision import Recognizer, index_frames
 from vision.recognizer import _IndexCorners
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools" / "vision"))
@@ -40,8 +40,10 @@ def test_a_card_beneath_a_piles_top_card_is_read(seed: int, monkeypatch: pytest.
     rec = Recognizer("table")
     assert Counter(s.card for s in rec.recognize(image)) == wanted
     # taking one sure corner for the whole outline, as before, loses the card beneath (which the probe
-    # across a traced far corner, session 38, may find again: off here)
+    # across a traced far corner, session 38, and the look over an outline a hand wide, session 39,
+    # may find again: both off here)
     monkeypatch.setattr(_IndexCorners, "alike", lambda self, a, b: True)
     rec.across_probe = False
+    monkeypatch.setattr(index_frames, "OVERSIZED", float("inf"))
     read = Counter(s.card for s in rec.recognize(image))
     assert sum((read & wanted).values()) < sum(wanted.values())

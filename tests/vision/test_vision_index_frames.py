@@ -363,6 +363,65 @@ def test_a_frame_at_a_backs_corner_is_its_lattice_only_when_it_runs_into_the_bac
     assert not sure.holds(elsewhere) and not sure.on_a_back(elsewhere)
 
 
+def test_a_card_read_surely_through_a_whole_hands_region_holds_only_its_own_cards_frames() -> None:
+    # a doubled hand's threshold region (250 × 400: two upright cards and one laid sideways across
+    # them, 170 wide) read surely as its first card at that card's index; the sideways card's index
+    # corner is the region's bottom-left corner
+    from vision.index_frames import _same_card, _Sure
+
+    right, down, up = np.array([1.0, 0.0]), np.array([0.0, 1.0]), np.array([0.0, -1.0])
+    index = ((105.0, 105.0), (120.0, 105.0), (120.0, 150.0), (105.0, 150.0))
+    region = ((100.0, 100.0), (350.0, 100.0), (350.0, 500.0), (100.0, 500.0))
+    six = Sighting("6H", 0.91, region, index)
+    own = IndexFrame(CornerFrame(np.array([102.0, 101.0]), right, down, 170.0), False, 1.0)
+    pips = IndexFrame(CornerFrame(np.array([150.0, 200.0]), right, down, 170.0), False, 1.0)
+    across = IndexFrame(CornerFrame(np.array([100.0, 500.0]), up, right, 170.0), False, 1.0)
+    sure = _Sure([six])
+    assert sure.holds(own)  # its own index
+    # the rest of the region: the second card's index lies on the first card's face, the third's at
+    # the region's corner; read, and taken only where they read surely
+    assert not sure.holds(pips) and sure.in_a_hand(pips)
+    assert not sure.holds(across) and sure.in_a_hand(across)
+    assert _same_card(six, "6H", index, own, 0.95)
+    assert not _same_card(six, "10H", ((110.0, 470.0),) * 4, across, 0.98)
+    # read through an outline one card wide, the card holds every frame on it and at its corners
+    card = Sighting("6H", 0.91, ((100.0, 100.0), (270.0, 100.0), (270.0, 338.0), (100.0, 338.0)), index)
+    below = IndexFrame(CornerFrame(np.array([100.0, 338.0]), up, right, 170.0), False, 1.0)
+    assert _Sure([card]).holds(pips) and _Sure([card]).holds(below)
+    assert not _Sure([card]).in_a_hand(pips) and not _Sure([card]).in_a_hand(below)
+    assert _same_card(card, "10H", ((110.0, 310.0),) * 4, below, 0.98)
+    # a frame whose regressed width came out short takes it for a hand's only where the cards in
+    # view (the frames' median width) are that narrow too
+    short = IndexFrame(CornerFrame(np.array([100.0, 338.0]), up, right, 130.0), False, 1.0)
+    assert not _Sure([card]).holds(short) and _Sure([card], 170.0).holds(short)
+    assert not _same_card(card, "10H", ((110.0, 310.0),) * 4, short, 0.98)
+    assert _same_card(card, "10H", ((110.0, 310.0),) * 4, short, 0.98, in_view=170.0)
+
+
+@pytest.mark.parametrize(
+    ("background", "seed", "codes"),
+    [
+        # a 6H, an AC and a 10H laid across them read as the 6H (0.91) through the region round all
+        # three: the 10H's index, at that region's corner and on it, was taken for the 6H again
+        ("wood", 3007, ["6H", "AC", "10H", "2S", "3S", "6S", "2D", "8C", "JD", "2H", "9C", "KS"]),
+        # the second card's index on the first's face, where the finder's first look saw none: the
+        # 6H over an AC, and the JS over a 10D, each hand read through its whole region
+        ("wood", 3001, ["5H", "AD", "8C", "4D", "8S", "9H", "AC", "6H", "2H", "9D", "4H", "JD"]),
+        ("felt", 3003, ["10D", "JS", "2D", "QS", "2H", "AH", "KH", "10H", "9S", "9D", "8H", "7D"]),
+    ],
+)
+def test_a_doubled_hand_read_through_its_whole_region_still_gives_its_other_cards(
+    background: str, seed: int, codes: list[str]
+) -> None:
+    cam = SimulatedCamera(
+        size=(1920, 1080), background=background, seed=seed, card_width=170, hand_cards=3, double_down=True
+    )
+    rec = Recognizer("table")
+    rec.quick = False
+    found = Counter(s.card for s in rec.recognize(cam.frame_for(codes, "hand").image))
+    assert not Counter(codes) - found
+
+
 def test_a_four_index_cards_two_top_indices_are_one_card_though_their_frames_are_turned() -> None:
     # the upright index at the top-left corner and the mirrored one at the top-right corner, read
     # sideways; the finder misjudges each frame's turn by 10 degrees, so neither frame's card quite
