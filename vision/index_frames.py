@@ -108,7 +108,7 @@ def find_frames(
     ``known``: the cards already read (whole): frames at their corners, or whose index lies on one
     read surely, are that card again and are dropped before the steps (none of them would be read)."""
     found = index_frames(maps, rec.min_index_heat)
-    sure = _Sure(known or [], width_in_view(found, known or []))
+    sure = _Sure(known or [], found)
     frames = small_card_frames(rec, view, maps, big_card_frames(rec, view, found, known))
     frames = [f for f in frames if not sure.holds(f)]
     for step in rec.frame_steps:
@@ -364,7 +364,7 @@ def _read_frames(
     """Each frame's reading where its index reads, and the frames where index-like ink showed
     but read nothing sure enough to stand on its own. Without ``jokers`` ink that reads nothing is
     not looked at for a joker's letters (a probe's caller takes no joker from it)."""
-    sure = _Sure(known, width_in_view(frames, known))
+    sure = _Sure(known, frames)
     found: list[tuple[Reading, IndexFrame]] = []
     unread: list[IndexFrame] = []
     # upright corners first: a four-index deck's mirrored corner (read sideways) is only needed
@@ -804,8 +804,9 @@ class _Sure:
     a back read whole, running into the back along its edges, is its lattice; any other is a card
     lying on the back whose index shows there, read only when it reads surely (:meth:`on_a_back`)."""
 
-    def __init__(self, known: list[Sighting], width: float = 0.0) -> None:
-        self.width = width  # the cards' in view (``width_in_view``): a frame's own may be far off
+    def __init__(self, known: list[Sighting], frames: list[IndexFrame] | None = None) -> None:
+        self.known, self.frames = known, frames or []
+        self.width: float | None = None  # the cards' in view (``width_in_view``), found on first use
         cards = [o for o in known if o.confidence >= SURE]
         sure = [np.array(o.outline, np.float64) for o in cards]
         backs = [np.array(o.outline) for o in known if o.card == BACK and o.confidence < SURE]
@@ -818,16 +819,11 @@ class _Sure:
         # each outline's bounding box: a point outside it is outside the outline
         self.lo = np.array([q.min(axis=0)[0] for q in self.polys]).reshape(-1, 2)
         self.hi = np.array([q.max(axis=0)[0] for q in self.polys]).reshape(-1, 2)
-        # of each four-corner outline read at an index: its width, and its index corner and index (that
-        # grown by half about its middle, as ``TakenIndices`` grows it)
+        # of each four-corner outline read at an index: its width (its index, ``_index``, made on first use)
+        self.cards = cards
         self.widths = np.array([short_side(q) for q in sure])
-        self.indices = [
-            TakenIndices([np.asarray(o.index_corner, np.float64)], [index_corner_frames(o)[0].frame.origin])
-            if o.index_corner and len(o.outline) == 4
-            else None
-            for o in cards
-        ]
-        self.indexed = np.array([i is not None for i in self.indices], bool)
+        self.indexed = np.array([bool(o.index_corner) and len(o.outline) == 4 for o in cards], bool)
+        self.indices: dict[int, TakenIndices] = {}
 
     def holds(self, fr: IndexFrame) -> bool:
         """Whether frame ``fr`` is at a corner of a card read surely, or its index on one, or is a
@@ -849,8 +845,7 @@ class _Sure:
         boxed = np.flatnonzero((self.lo <= p).all(axis=1) & (p <= self.hi).all(axis=1) & ~wide).tolist()
         if any(cv2.pointPolygonTest(self.polys[i], at, False) > 0 for i in boxed):
             return True
-        indices = [self.indices[i] for i in np.flatnonzero(wide).tolist()]
-        return any(t is not None and t.holds(f, fr.sideways) for t in indices)
+        return any(self._index(i).holds(f, fr.sideways) for i in np.flatnonzero(wide).tolist())
 
     def in_a_hand(self, fr: IndexFrame) -> bool:
         """Whether frame ``fr``'s index lies on a card read surely through a whole hand's region
@@ -862,9 +857,24 @@ class _Sure:
         wide = self._wide(f)
         return any(cv2.pointPolygonTest(self.polys[i], at, False) > 0 for i in np.flatnonzero(wide).tolist())
 
+    def _index(self, i: int) -> TakenIndices:
+        """Card ``i``'s index corner and index (grown by half about its middle, as ``TakenIndices`` grows
+        every index)."""
+        if i not in self.indices:
+            card = self.cards[i]
+            corner = index_corner_frames(card)[0].frame.origin
+            self.indices[i] = TakenIndices([np.asarray(card.index_corner, np.float64)], [corner])
+        return self.indices[i]
+
     def _wide(self, f: CornerFrame) -> np.ndarray:
-        """Which cards read surely were read through a whole hand's outline, by frame ``f``'s card."""
-        return self.indexed & (self.widths > (1 + OVERSIZED) * max(f.width, self.width))
+        """Which cards read surely were read through a whole hand's outline, by frame ``f``'s card and
+        the cards in view (a frame's regressed width may be far off)."""
+        wide = self.indexed & (self.widths > (1 + OVERSIZED) * f.width)
+        if wide.any():
+            if self.width is None:
+                self.width = width_in_view(self.frames, self.known)
+            wide &= self.widths > (1 + OVERSIZED) * self.width
+        return wide
 
     def on_a_back(self, fr: IndexFrame) -> bool:
         """Whether frame ``fr`` is at a corner of a back read whole but not surely (and, unless

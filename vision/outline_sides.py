@@ -10,7 +10,8 @@ import numpy as np
 def side_lengths(outline: np.ndarray | Sequence[Sequence[float]]) -> np.ndarray:
     """The length of each side of ``outline`` (N × 2 corners in order): side k ends at corner k."""
     q = np.asarray(outline, np.float64)
-    lengths: np.ndarray = np.linalg.norm(q - np.roll(q, 1, axis=0), axis=1)
+    d = q - q[np.arange(-1, len(q) - 1)]  # each corner less the one before it
+    lengths: np.ndarray = np.sqrt(np.add.reduce(d * d, axis=1))  # ``np.linalg.norm``'s arithmetic, faster
     return lengths
 
 

@@ -1,6 +1,6 @@
 """Faster ways of the recogniser's steps (vision/card_side.py, vision/colour_backs.py, vision/detect.py,
-vision/index.py, vision/frame_copies.py, vision/mask_counts.py), checked against the plain computations they
-replace: they must give the very same numbers."""
+vision/index.py, vision/frame_copies.py, vision/mask_counts.py, vision/outline_sides.py), checked
+against the plain computations they replace: they must give the very same numbers."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from vision.detect import min_channel
 from vision.frame_copies import bilinear, subsampled
 from vision.index import darker_than, ink_components, level_counts, percentiles_of_counts
 from vision.mask_counts import set_in_both, set_pixels
+from vision.outline_sides import side_lengths
 
 
 @settings(max_examples=200, deadline=None)
@@ -126,3 +127,10 @@ def test_patches_standardised_as_numpy_standardises_them(
     assert got.flags.c_contiguous and got.dtype == np.float32
     assert np.array_equal(got, _standardised_plainly(patches))
     assert np.array_equal(refiner_prepare(patches), got)
+
+
+@settings(max_examples=200, deadline=None)
+@given(arrays(np.float64, st.tuples(st.integers(3, 8), st.just(2)), elements=st.floats(-5000.0, 5000.0)))
+def test_side_lengths_are_numpys_norms(outline: np.ndarray) -> None:
+    expected = np.linalg.norm(outline - np.roll(outline, 1, axis=0), axis=1)
+    assert side_lengths(outline).tolist() == expected.tolist()

@@ -376,7 +376,12 @@ def test_a_card_read_surely_through_a_whole_hands_region_holds_only_its_own_card
     own = IndexFrame(CornerFrame(np.array([102.0, 101.0]), right, down, 170.0), False, 1.0)
     pips = IndexFrame(CornerFrame(np.array([150.0, 200.0]), right, down, 170.0), False, 1.0)
     across = IndexFrame(CornerFrame(np.array([100.0, 500.0]), up, right, 170.0), False, 1.0)
-    sure = _Sure([six])
+    # the finder's frames at three other cards' indices: the cards in view are 170 wide
+    in_view = [
+        IndexFrame(CornerFrame(np.array([x, 100.0]), right, down, 170.0), False, 1.0)
+        for x in (500.0, 700.0, 900.0)
+    ]
+    sure = _Sure([six], in_view)
     assert sure.holds(own)  # its own index
     # the rest of the region: the second card's index lies on the first card's face, the third's at
     # the region's corner; read, and taken only where they read surely
@@ -390,10 +395,11 @@ def test_a_card_read_surely_through_a_whole_hands_region_holds_only_its_own_card
     assert _Sure([card]).holds(pips) and _Sure([card]).holds(below)
     assert not _Sure([card]).in_a_hand(pips) and not _Sure([card]).in_a_hand(below)
     assert _same_card(card, "10H", ((110.0, 310.0),) * 4, below, 0.98)
-    # a frame whose regressed width came out short takes it for a hand's only where the cards in
-    # view (the frames' median width) are that narrow too
+    # a frame whose regressed width came out short does not take it for a hand's: the cards in view
+    # (the median of the frames' widths and the cards read) are as wide as it
     short = IndexFrame(CornerFrame(np.array([100.0, 338.0]), up, right, 130.0), False, 1.0)
-    assert not _Sure([card]).holds(short) and _Sure([card], 170.0).holds(short)
+    assert _Sure([card]).holds(short) and _Sure([card], in_view).holds(short)
+    assert not _Sure([card], [short] * 3).holds(short)  # where they are that narrow, it does
     assert not _same_card(card, "10H", ((110.0, 310.0),) * 4, short, 0.98)
     assert _same_card(card, "10H", ((110.0, 310.0),) * 4, short, 0.98, in_view=170.0)
 
