@@ -893,8 +893,13 @@ def _inside(q: CardQuad, p: np.ndarray) -> bool:
 
 
 def _same_card_again(a: Sighting, b: Sighting) -> bool:
-    """Whether ``b`` is card ``a`` read again: the same code, its middle on ``a``'s outline."""
-    return a.card == b.card and _inside(CardQuad(np.array(a.outline, np.float32)), np.array(b.centre))
+    """Whether ``b`` is card ``a`` read again: the same code, its middle or the index it was read at
+    on ``a``'s outline (a quad round a hand's other cards read at a corner where ``a``'s far index lies)."""
+    if a.card != b.card:
+        return False
+    quad = CardQuad(np.array(a.outline, np.float32))
+    index = [np.mean(np.array(b.index_corner), axis=0)] if b.index_corner else []
+    return any(_inside(quad, p) for p in [np.array(b.centre), *index])
 
 
 TWO_SURE = 0.95  # two readings this sure at indices whose boxes do not overlap are two cards

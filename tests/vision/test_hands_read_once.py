@@ -362,3 +362,24 @@ def test_the_regions_of_hands_read_surely_are_not_searched_again(
     back = next(p for p in bench_hands.placements if p.code == BACK)
     (hole,) = [s for s in found if s.card == BACK]
     assert np.linalg.norm(np.mean(np.array(hole.outline), axis=0) - np.array(back.centre)) < 0.15 * back.width
+
+
+def test_a_card_read_again_at_its_far_index_through_another_quad_is_one_card() -> None:
+    # a Q♣ laid sideways across a doubled hand, read at its near index; a quad round the hand's
+    # second card reaches its far index, where it read Q♣ again (and hid that second card, a 7♣)
+    queen = Sighting("QC", 1.0, ((500.0, 400.0), (500.0, 230.0), (738.0, 230.0), (738.0, 400.0)))
+    again = Sighting(
+        "QC", 0.9, ((560.0, 100.0), (730.0, 100.0), (730.0, 338.0), (560.0, 338.0)), ((700.0, 240.0),) * 4
+    )
+    assert recognizer._same_card_again(queen, again)  # its middle is off the queen, its index on it
+    elsewhere = Sighting("QC", 0.9, again.outline, ((700.0, 200.0),) * 4)
+    assert not recognizer._same_card_again(queen, elsewhere)  # a second copy's index lies off it
+    assert not recognizer._same_card_again(queen, Sighting("7C", 0.9, again.outline, again.index_corner))
+    codes = ["8D", "4S", "9H", "3H", "7C", "QC", "AD", "6C", "9D", "6H", "AH", "3C"]
+    cam = SimulatedCamera(
+        size=(1920, 1080), background="felt", seed=3, card_width=170, hand_cards=3, double_down=True
+    )
+    rec = Recognizer("table")
+    rec.quick = False
+    found = Counter(s.card for s in rec.recognize(cam.frame_for(codes, "hand").image))
+    assert found == Counter(codes)
