@@ -341,6 +341,7 @@ class Recognizer:
                 r for k in (1, 3) if (r := self._read(image, quad.frame(k), True, colour, whole=False)[0])
             ]
             good = [r for r in side if r.confidence >= self.min_confidence]
+            readings += good  # the evidence of a card read there
         if not good:
             # seen at a slant, a card's long side can look the shorter one: the outline then starts
             # at a long side and the index sits at corners 1 and 3, upright once the quad is turned
