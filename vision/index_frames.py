@@ -13,7 +13,8 @@ sightings, each a function of the recogniser, the image and the frames so far:
 3. :func:`read_index_frames` — each frame's index read (with ``corner_search``, nearby corners are
    tried where it does not read surely), a card read twice or already read whole reported once;
    where an index was seen but did not read, the finder looks again at twice its working
-   resolution round it (:func:`closer_frames`), and those frames are read too (``closer_look``);
+   resolution round it, and over a card read through a whole hand's outline (:func:`closer_frames`),
+   and those frames are read too (``closer_look``);
    halfway between two indices read side by side, where the network's index map merged a
    fan's neighbouring indices into one peak (:func:`between_frames`, ``between_probe``); and where
    a row of indices read (a fan, a spread hand) is missing some, in its gaps and beyond its ends
@@ -807,7 +808,7 @@ class _Sure:
     def __init__(self, known: list[Sighting], frames: list[IndexFrame] | None = None) -> None:
         self.known, self.frames = known, frames or []
         self.width: float | None = None  # the cards' in view (``width_in_view``), found on first use
-        cards = [o for o in known if o.confidence >= SURE]
+        self.cards = cards = [o for o in known if o.confidence >= SURE]
         sure = [np.array(o.outline, np.float64) for o in cards]
         backs = [np.array(o.outline) for o in known if o.card == BACK and o.confidence < SURE]
         self.pts = np.concatenate(sure) if sure else np.zeros((0, 2))  # their corners
@@ -820,7 +821,6 @@ class _Sure:
         self.lo = np.array([q.min(axis=0)[0] for q in self.polys]).reshape(-1, 2)
         self.hi = np.array([q.max(axis=0)[0] for q in self.polys]).reshape(-1, 2)
         # of each four-corner outline read at an index: its width (its index, ``_index``, made on first use)
-        self.cards = cards
         self.widths = np.array([short_side(q) for q in sure])
         self.indexed = np.array([bool(o.index_corner) and len(o.outline) == 4 for o in cards], bool)
         self.indices: dict[int, TakenIndices] = {}
