@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from vision.detect import CardQuad
-from vision.finder import STRIDE, FinderMaps, default_finder, find_cards
+from vision.finder import MULTIPLE, STRIDE, FinderMaps, default_finder, find_cards
 from vision.sighting import Sighting
 
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 in full-image pixels
@@ -50,6 +50,31 @@ def windows(boxes: Iterable[Region], scale: float, w: int, h: int) -> list[Box]:
         hx = max((x1 - x0) / 2, MIN_SIDE * scale / 2)
         hy = max((y1 - y0) / 2, MIN_SIDE * scale / 2)
         grown.append([cx - hx, cy - hy, cx + hx, cy + hy])
+    out = []
+    for x0, y0, x1, y1 in _merged(grown):
+        box = (max(0, int(x0)), max(0, int(y0)), min(w, int(np.ceil(x1))), min(h, int(np.ceil(y1))))
+        if box[2] - box[0] >= 32 and box[3] - box[1] >= 32:
+            out.append(box)
+    return out
+
+
+def tiles(boxes: Iterable[Region], scale: float, w: int, h: int) -> list[Box]:
+    """The :func:`windows` round ``boxes`` (full-image pixels) in the pixels of the frame as the finder
+    sees it, ``scale`` full pixels each and ``w`` × ``h`` of them, their sides on whole steps of the
+    network's downsampling (so that inside one the maps are those of the whole frame, but within its
+    reach of the tile's edge), overlapping ones merged."""
+    unit = scale * MULTIPLE  # full-image pixels per step
+    snapped = [
+        [MULTIPLE * np.floor(x0 / unit), MULTIPLE * np.floor(y0 / unit)]
+        + [MULTIPLE * np.ceil(x1 / unit), MULTIPLE * np.ceil(y1 / unit)]
+        for x0, y0, x1, y1 in windows(boxes, scale, int(np.ceil(w * scale)), int(np.ceil(h * scale)))
+    ]
+    return [(int(x0), int(y0), min(w, int(x1)), min(h, int(y1))) for x0, y0, x1, y1 in _merged(snapped)]
+
+
+def _merged(boxes: list[list[float]]) -> list[list[float]]:
+    """``boxes`` (x0, y0, x1, y1), each set of overlapping ones replaced by their bounding box."""
+    grown = [list(b) for b in boxes]
     merged = True
     while merged:
         merged = False
@@ -63,12 +88,7 @@ def windows(boxes: Iterable[Region], scale: float, w: int, h: int) -> list[Box]:
                     break
             if merged:
                 break
-    out = []
-    for x0, y0, x1, y1 in grown:
-        box = (max(0, int(x0)), max(0, int(y0)), min(w, int(np.ceil(x1))), min(h, int(np.ceil(y1))))
-        if box[2] - box[0] >= 32 and box[3] - box[1] >= 32:
-            out.append(box)
-    return out
+    return grown
 
 
 def look(window: np.ndarray, scale: float) -> FinderMaps:

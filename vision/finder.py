@@ -33,7 +33,7 @@ from vision.render import CARD_ASPECT
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "finder.onnx"
 STRIDE = 4  # the maps are at a quarter of the input resolution
-_MULTIPLE = 32  # the network downsamples five times
+MULTIPLE = 32  # the network downsamples five times
 _MAPS = 3  # interior, boundary, index (logits); then the corner regression
 _REG = 7  # corner offset, short-edge vector, long-edge vector (per card width), log card width
 
@@ -94,7 +94,7 @@ class FinderModel:
         self._local = threading.local()
         try:
             net = self._net()
-            net.setInput(np.zeros((1, 3, _MULTIPLE, _MULTIPLE), np.float32))
+            net.setInput(np.zeros((1, 3, MULTIPLE, MULTIPLE), np.float32))
             channels = net.forward().shape[1]
         except cv2.error as exc:
             raise VisionError(f"card finder model {path} could not be loaded by cv2.dnn: {exc}") from exc
@@ -109,11 +109,14 @@ class FinderModel:
 
     def run(self, image: np.ndarray, long_side: int) -> FinderMaps:
         """The network's maps for ``image`` scaled so that its long side is at most ``long_side``."""
-        h, w = image.shape[:2]
-        s = min(1.0, long_side / max(h, w))
-        iw, ih = max(_MULTIPLE, int(round(w * s))), max(_MULTIPLE, int(round(h * s)))
-        small = _shrink(image, iw, ih) if (iw, ih) != (w, h) else image
-        pw, ph = -iw % _MULTIPLE, -ih % _MULTIPLE
+        small = network_input(image, long_side)
+        return self.run_scaled(small, image.shape[1] / small.shape[1])
+
+    def run_scaled(self, small: np.ndarray, scale: float) -> FinderMaps:
+        """The network's maps for ``small``: a frame as :func:`network_input` scales it, or a part of
+        one, ``scale`` full-image pixels per pixel of it."""
+        ih, iw = small.shape[:2]
+        pw, ph = -iw % MULTIPLE, -ih % MULTIPLE
         if pw or ph:
             small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
         blob = small.astype(np.float32).transpose(2, 0, 1)[None]
@@ -122,12 +125,21 @@ class FinderModel:
         out = net.forward()[0]
         oh, ow = -(-ih // STRIDE), -(-iw // STRIDE)
         prob = 1.0 / (1.0 + np.exp(-out[:_MAPS, :oh, :ow]))
-        return FinderMaps(prob, out[_MAPS:, :oh, :ow], w / iw, (iw, ih))
+        return FinderMaps(prob, out[_MAPS:, :oh, :ow], scale, (iw, ih))
 
     def maps(self, image: np.ndarray, long_side: int) -> tuple[np.ndarray, float]:
         """Probabilities (3, h, w) at the network input size, and full-image pixels per map pixel."""
         m = self.run(image, long_side)
         return upsampled(m), m.scale
+
+
+def network_input(image: np.ndarray, long_side: int) -> np.ndarray:
+    """``image`` as the finder sees it at ``long_side``: scaled so that its long side is at most that
+    (at least ``MULTIPLE`` pixels each way), before padding."""
+    h, w = image.shape[:2]
+    s = min(1.0, long_side / max(h, w))
+    iw, ih = max(MULTIPLE, int(round(w * s))), max(MULTIPLE, int(round(h * s)))
+    return _shrink(image, iw, ih) if (iw, ih) != (w, h) else image
 
 
 def _shrink(image: np.ndarray, iw: int, ih: int) -> np.ndarray:

@@ -33,13 +33,21 @@ import cv2
 import numpy as np
 
 from vision.card_side import BACK_THRESHOLD, CardSideError, back_probability
-from vision.closer_look import closer_scale, look, windows
+from vision.closer_look import Region, closer_scale, look, tiles, unexplained_regions, windows
 from vision.detect import CardQuad, CornerFrame
 from vision.face_reader import face_checked, faces_alone
 from vision.fan_arcs import arc_frames
 from vision.fan_gaps import evenly_spaced, gap_probes
 from vision.fan_rows import row_frames
-from vision.finder import STRIDE, FinderMaps, IndexFrame, default_finder, frame_from_vectors, index_frames
+from vision.finder import (
+    STRIDE,
+    FinderMaps,
+    IndexFrame,
+    default_finder,
+    frame_from_vectors,
+    index_frames,
+    network_input,
+)
 from vision.index import Reading, corner_box, is_joker_corner
 from vision.outline_sides import short_side
 from vision.render import CARD_ASPECT
@@ -88,6 +96,12 @@ SMALL_PASS = 2
 # 1024-px pass is its last). Session 29, measured on training-family phone photos (3200 × 2400 and
 # 4032 × 3024, cards up to 320 and 1100 px): F1 0.895 -> 0.905 and 0.869 -> 0.900; no threshold new
 SMALL_MOST = 4
+# with cards read surely, the small-card passes look only round what those leave unexplained: a frame
+# none holds, this many of its card widths each way (at one, the maps at a window's edge differed from
+# the whole frame's and a few cards in 2,000 read otherwise), and card surface none covers; over the
+# whole frame where the windows would cover more than WINDOWS_MOST of it
+WINDOW_REACH = 2.0
+WINDOWS_MOST = 1 / 3
 # card widths outside a face read from its pips alone that its index may lie (its outline, cut
 # short by a card it lies on, may stop short of it)
 PIPS_REACH = 0.25
@@ -110,7 +124,7 @@ def find_frames(
     read surely, are that card again and are dropped before the steps (none of them would be read)."""
     found = index_frames(maps, rec.min_index_heat)
     sure = _Sure(known or [], found)
-    frames = small_card_frames(rec, view, maps, big_card_frames(rec, view, found, known))
+    frames = small_card_frames(rec, view, maps, big_card_frames(rec, view, found, known), known or [])
     frames = [f for f in frames if not sure.holds(f)]
     for step in rec.frame_steps:
         frames = step(rec, view, frames)
@@ -198,7 +212,11 @@ def big_card_frames(
 
 
 def small_card_frames(
-    rec: Recognizer, view: np.ndarray, maps: FinderMaps, frames: list[IndexFrame]
+    rec: Recognizer,
+    view: np.ndarray,
+    maps: FinderMaps,
+    frames: list[IndexFrame],
+    known: Sequence[Sighting] = (),
 ) -> list[IndexFrame]:
     """``frames`` and those of small cards from a pass at ``SMALL_PASS`` times the working size, and
     again at twice that while the cards seen stay small (up to ``SMALL_MOST`` times the working size,
@@ -210,11 +228,15 @@ def small_card_frames(
     never at more than the frame's own size. A later pass's frame of a card that small is added where
     no earlier pass gave a frame within 0.15 card widths (one index, one frame); the pass after it
     runs where that pass's surer frames of such cards are still under ``SMALL_CARD`` network pixels
-    at its size."""
+    at its size. Where cards are read surely already (``known``), a pass looks only round what they
+    leave unexplained (``Recognizer.small_pass_windows``, :func:`_unexplained_boxes`): the frames of
+    twelve 100-px cards lying apart in a 1920-px frame, all read whole from their outlines but a back,
+    need the finder's second pass only round that back."""
     small = SMALL_CARD * maps.scale  # full-image pixels
     sure = [f.frame.width for f in frames if f.score >= 0.5]
     if not rec.small_pass or not sure or float(np.median(sure)) >= small:
         return frames
+    boxes = _unexplained_boxes(maps, frames, list(known)) if rec.small_pass_windows else None
     long_side = max(view.shape[:2])
     size, out = rec.finder_size, list(frames)
     most = SMALL_MOST if rec.deeper_small_pass else SMALL_PASS
@@ -222,8 +244,7 @@ def small_card_frames(
         last, size = size, min(SMALL_PASS * size, long_side)
         if size <= last * (1.5 if last > rec.finder_size else 1.0):
             break  # (nearly) the frame's own size was seen already
-        seen_there = index_frames(default_finder().run(view, size), rec.min_index_heat)
-        again = [a for a in seen_there if a.frame.width < small]
+        again = [a for a in _small_pass(rec, view, size, boxes) if a.frame.width < small]
         origins = np.array([f.frame.origin for f in out]).reshape(-1, 2)
         reach = 0.15 * np.array([f.frame.width for f in out])
         out += [a for a in again if not (np.hypot(*(origins - a.frame.origin).T) < reach).any()]
@@ -231,6 +252,42 @@ def small_card_frames(
         if not seen or float(np.median(seen)) * size / long_side >= SMALL_CARD:
             break
     return out
+
+
+def _small_pass(rec: Recognizer, view: np.ndarray, size: int, boxes: list[Region] | None) -> list[IndexFrame]:
+    """The finder's index frames of ``view`` seen at ``size`` px on its long side: of the whole frame,
+    or only of tiles of it round ``boxes`` where those cover at most ``WINDOWS_MOST`` of it."""
+    small = network_input(view, size)
+    h, w = small.shape[:2]
+    scale = view.shape[1] / w  # full-image pixels per network pixel
+    parts = tiles(boxes, scale, w, h) if boxes is not None else []
+    finder = default_finder()
+    if boxes is None or sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in parts) > WINDOWS_MOST * w * h:
+        return index_frames(finder.run_scaled(small, scale), rec.min_index_heat)
+    return [
+        _offset(f, x0 * scale, y0 * scale)
+        for x0, y0, x1, y1 in parts
+        for f in index_frames(finder.run_scaled(small[y0:y1, x0:x1], scale), rec.min_index_heat)
+    ]
+
+
+def _unexplained_boxes(
+    maps: FinderMaps, frames: list[IndexFrame], known: list[Sighting]
+) -> list[Region] | None:
+    """Boxes (full-image pixels) round what the cards of ``known`` read surely leave unexplained in the
+    first pass (``maps``, ``frames``): each frame none of them holds, ``WINDOW_REACH`` of its card
+    widths each way, and the card surface none covers (half the narrowest such card across, at
+    least); None where no card is read surely."""
+    sure = _Sure(known, frames)
+    if not sure.cards:
+        return None
+    boxes = []
+    for f in frames:
+        if not sure.holds(f):
+            x, y = index_point(f)
+            r = WINDOW_REACH * f.frame.width
+            boxes.append((x - r, y - r, x + r, y + r))
+    return boxes + unexplained_regions(maps, sure.cards, 0.5 * float(np.min(sure.widths)))
 
 
 def read_index_frames(

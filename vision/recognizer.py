@@ -169,6 +169,9 @@ class Recognizer:
         self.small_pass = True
         # and again at twice that while the cards it sees are still small (a phone photo of a table)
         self.deeper_small_pass = True
+        # those passes only round what the cards read surely leave unexplained, where that is a small
+        # part of the frame (vision.index_frames.small_card_frames)
+        self.small_pass_windows = True
         # a second look at twice the finder's resolution where the first left doubt: round indices
         # seen but not read, and on card surface no card read covers (vision.closer_look)
         self.closer_look = True

@@ -13,6 +13,7 @@ from reading_checks import reads_more_with
 
 from vision import Recognizer, SimulatedCamera, index_frames
 from vision.finder import FinderMaps, IndexFrame, default_finder, frame_from_vectors
+from vision.sighting import Sighting
 
 CODES = ["AS", "10H", "QD", "7C", "6S", "9D", "KH", "4C"]
 
@@ -31,13 +32,16 @@ def _maps(view: np.ndarray, finder_size: int = 512) -> FinderMaps:
 
 @pytest.fixture
 def runs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The long side of each run of the learned finder, in order."""
+    """The long side of the network's input in each run of the learned finder, in order."""
     finder = default_finder()
-    real_run = type(finder).run
+    real_run = type(finder).run_scaled
     sides: list[int] = []
-    monkeypatch.setattr(
-        type(finder), "run", lambda self, im, side: sides.append(side) or real_run(self, im, side)
-    )
+
+    def spy(self: object, small: np.ndarray, scale: float) -> FinderMaps:
+        sides.append(max(small.shape[:2]))
+        return real_run(self, small, scale)
+
+    monkeypatch.setattr(type(finder), "run_scaled", spy)
     return sides
 
 
@@ -137,3 +141,52 @@ def test_a_frame_under_one_and_a_half_times_the_second_pass_gets_no_third(runs: 
     ).image
     Recognizer("table").recognize(image)
     assert 1024 in runs and max(runs) <= 1024
+
+
+def _square(code: str, x: float, y: float, side: float, confidence: float = 0.99) -> Sighting:
+    outline = ((x, y), (x + side, y), (x + side, y + 1.4 * side), (x, y + 1.4 * side))
+    index = ((x, y), (x + 0.2 * side, y), (x + 0.2 * side, y + 0.4 * side), (x, y + 0.4 * side))
+    return Sighting(code, confidence, outline, index)
+
+
+def test_the_small_card_pass_looks_round_what_the_cards_read_surely_leave_unexplained() -> None:
+    view = np.full((1080, 1920, 3), 60, np.uint8)
+    maps = _maps(view)  # an interior map with no card surface
+    ace = _square("AS", 100.0, 100.0, 100.0)
+    on_it = _frame(100.0, 100.0)  # at the ace's index corner
+    off = _frame(1000.0, 100.0)  # where no card is read
+    # nothing read surely: the pass looks at the whole frame
+    assert index_frames._unexplained_boxes(maps, [on_it, off], []) is None
+    unsure = _square("AS", 100.0, 100.0, 100.0, confidence=0.6)
+    assert index_frames._unexplained_boxes(maps, [on_it, off], [unsure]) is None
+    # a frame the ace holds needs no second look; one off it does, with two card widths round it
+    (box,) = index_frames._unexplained_boxes(maps, [on_it, off], [ace])
+    x, y = index_frames.index_point(off)
+    assert box == pytest.approx((x - 200.0, y - 200.0, x + 200.0, y + 200.0))
+    assert index_frames._unexplained_boxes(maps, [on_it], [ace]) == []
+
+
+def test_small_cards_read_whole_leave_the_small_card_pass_a_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    # twelve 100-px cards apart in a 1920-px frame (``dealer bench vision``'s): 27 network pixels at the
+    # finder's 512, so its pass at 1024 px is due; the faces are read whole from their outlines, and
+    # only the back's corners (the back is found later, by colour) are left for that pass to look at
+    finder = default_finder()
+    real_run = type(finder).run_scaled
+    looks: list[tuple[int, float]] = []  # each run's input (long side) and full-image pixels per its pixel
+
+    def spy(self: object, small: np.ndarray, scale: float) -> FinderMaps:
+        looks.append((max(small.shape[:2]), scale))
+        return real_run(self, small, scale)
+
+    monkeypatch.setattr(type(finder), "run_scaled", spy)
+    codes = ["AS", "10H", "QD", "7C", "6S", "9D", "KH", "4C", "JS", "2D", "BK", "8H"]
+    cam = SimulatedCamera(size=(1920, 1080), background="felt", seed=11, card_width=100)
+    image = cam.frame_for(codes, "scatter").image
+    rec = Recognizer("table")
+    assert Counter(s.card for s in rec.recognize(image)) == Counter(codes)
+    at_twice = [side for side, scale in looks if scale == pytest.approx(1920 / 1024, abs=0.01)]
+    assert at_twice and max(at_twice) < 1024 / 2  # parts of the frame, none of them half of it
+    looks.clear()
+    rec.small_pass_windows = False  # the same cards from the pass over the whole frame
+    assert Counter(s.card for s in rec.recognize(image)) == Counter(codes)
+    assert (1024, 1920 / 1024) in looks
