@@ -97,9 +97,10 @@ SMALL_PASS = 2
 # 4032 × 3024, cards up to 320 and 1100 px): F1 0.895 -> 0.905 and 0.869 -> 0.900; no threshold new
 SMALL_MOST = 4
 # with cards read surely, the small-card passes look only round what those leave unexplained: a frame
-# none holds, this many of its card widths each way (at one, the maps at a window's edge differed from
-# the whole frame's and a few cards in 2,000 read otherwise), and card surface none covers; over the
-# whole frame where the windows would cover more than WINDOWS_MOST of it
+# none holds, this many of its card widths each way (the network's context reaches far: its maps 20
+# map pixels inside a tile still differ from the whole frame's; at one card width more scenes read
+# otherwise, session 40), and card surface none covers; over the whole frame where the tiles would
+# cover more than WINDOWS_MOST of it
 WINDOW_REACH = 2.0
 WINDOWS_MOST = 1 / 3
 # card widths outside a face read from its pips alone that its index may lie (its outline, cut
