@@ -166,27 +166,17 @@ def test_the_small_card_pass_looks_round_what_the_cards_read_surely_leave_unexpl
     assert index_frames._unexplained_boxes(maps, [on_it], [ace]) == []
 
 
-def test_small_cards_read_whole_leave_the_small_card_pass_a_back(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_small_cards_read_whole_leave_the_small_card_pass_a_back(runs: list[int]) -> None:
     # twelve 100-px cards apart in a 1920-px frame (``dealer bench vision``'s): 27 network pixels at the
     # finder's 512, so its pass at 1024 px is due; the faces are read whole from their outlines, and
     # only the back's corners (the back is found later, by colour) are left for that pass to look at
-    finder = default_finder()
-    real_run = type(finder).run_scaled
-    looks: list[tuple[int, float]] = []  # each run's input (long side) and full-image pixels per its pixel
-
-    def spy(self: object, small: np.ndarray, scale: float) -> FinderMaps:
-        looks.append((max(small.shape[:2]), scale))
-        return real_run(self, small, scale)
-
-    monkeypatch.setattr(type(finder), "run_scaled", spy)
     codes = ["AS", "10H", "QD", "7C", "6S", "9D", "KH", "4C", "JS", "2D", "BK", "8H"]
     cam = SimulatedCamera(size=(1920, 1080), background="felt", seed=11, card_width=100)
     image = cam.frame_for(codes, "scatter").image
     rec = Recognizer("table")
     assert Counter(s.card for s in rec.recognize(image)) == Counter(codes)
-    at_twice = [side for side, scale in looks if scale == pytest.approx(1920 / 1024, abs=0.01)]
-    assert at_twice and max(at_twice) < 1024 / 2  # parts of the frame, none of them half of it
-    looks.clear()
+    assert 2 * rec.finder_size not in runs  # parts of the frame only, none of them that wide
+    runs.clear()
     rec.small_pass_windows = False  # the same cards from the pass over the whole frame
     assert Counter(s.card for s in rec.recognize(image)) == Counter(codes)
-    assert (1024, 1920 / 1024) in looks
+    assert 2 * rec.finder_size in runs
