@@ -2,9 +2,9 @@
 
 Measuring only: a folder of photos is recognised as it is and as a camera might have taken it
 instead (turned, smaller, darker, over-exposed, with a colour cast, blurred, heavily compressed,
-noisy, in greyscale), and right / false / missed are counted against its ``labels.json``. Nothing
-is tuned on the result. ``--write OUT`` writes one fault's copy of a folder (labels alongside) for
-``dealer vision eval``.
+noisy, through an uncorrected wide-angle lens, in greyscale), and right / false / missed are counted
+against its ``labels.json``. Nothing is tuned on the result. ``--write OUT`` writes one fault's copy
+of a folder (labels alongside) for ``dealer vision eval``.
 
     python tools/vision/camera_faults.py ../shared/vision/dev/table_dark ../shared/vision/dev/table_wood
     python tools/vision/camera_faults.py /tmp/nval240 --write /tmp/ov_val240 --fault over_exposed
@@ -42,6 +42,17 @@ def _noisy(image: np.ndarray, sigma: float) -> np.ndarray:
     return np.clip(image + noise, 0, 255).astype(np.uint8)
 
 
+def _barrel(image: np.ndarray, k: float) -> np.ndarray:
+    """The frame as an uncorrected wide-angle lens draws it: radial distortion ``k`` (positive: barrel,
+    straight lines bowed outward), the frame's corners kept where they are so nothing new comes in."""
+    h, w = image.shape[:2]
+    f = max(w, h) / 2
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    xn, yn = (xs - w / 2) / f, (ys - h / 2) / f
+    gain = (1 + k * (xn * xn + yn * yn)) / (1 + k * (w * w + h * h) / (4 * f * f))
+    return cv2.remap(image, xn * gain * f + w / 2, yn * gain * f + h / 2, cv2.INTER_LINEAR)
+
+
 FAULTS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "none": lambda im: im,
     "turned_90": lambda im: cv2.rotate(im, cv2.ROTATE_90_CLOCKWISE),
@@ -54,6 +65,7 @@ FAULTS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "blurred": lambda im: cv2.GaussianBlur(im, (0, 0), 1.2 * max(im.shape[:2]) / 1280),
     "jpeg_30": lambda im: _jpeg(im, 30),
     "noise_8": lambda im: _noisy(im, 8.0),
+    "wide_lens": lambda im: _barrel(im, 0.15),
     "greyscale": lambda im: cv2.cvtColor(cv2.cvtColor(im, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR),
 }
 
