@@ -44,13 +44,16 @@ def _noisy(image: np.ndarray, sigma: float) -> np.ndarray:
 
 def _barrel(image: np.ndarray, k: float) -> np.ndarray:
     """The frame as an uncorrected wide-angle lens draws it: radial distortion ``k`` (positive: barrel,
-    straight lines bowed outward), the frame's corners kept where they are so nothing new comes in."""
+    straight lines bowed outward), scaled so that the middles of the short sides stay put. Nothing of
+    the scene leaves the frame; where the frame reaches past the scene (its corners) the scene's edge
+    is drawn on, as table rather than a black wedge a finder could take for a card."""
     h, w = image.shape[:2]
     f = max(w, h) / 2
     ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
     xn, yn = (xs - w / 2) / f, (ys - h / 2) / f
-    gain = (1 + k * (xn * xn + yn * yn)) / (1 + k * (w * w + h * h) / (4 * f * f))
-    return cv2.remap(image, xn * gain * f + w / 2, yn * gain * f + h / 2, cv2.INTER_LINEAR)
+    gain = (1 + k * (xn * xn + yn * yn)) / (1 + k * (min(w, h) / (2 * f)) ** 2)
+    mx, my = xn * gain * f + w / 2, yn * gain * f + h / 2
+    return cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
 FAULTS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
