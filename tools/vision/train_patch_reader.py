@@ -1158,6 +1158,80 @@ def fixture(path: str) -> None:
     np.savez_compressed(path, **out)
 
 
+@dataclasses.dataclass(frozen=True)
+class Recipe:
+    """A reader trained from random weights by one command: every chunk it learns from (drawn from the
+    seeds named here, in ``workers`` processes), the schedule, and the sets its temperatures are fitted on."""
+
+    chunks: tuple[str, ...]  # PROFILE:SEED, 4,000 cards each
+    epochs: int
+    lr: float
+    calibrate_on: tuple[str, ...]  # PROFILE:SEED, 2,000 cards each
+
+
+RECIPES = {
+    # v6 (session 41): what v5 learned through five fine-tunes, learned at once: plain corners (v1), tiny
+    # cards (v2), badly photographed corners (v3), hands and fans (v4f), four-colour decks (v1c), and fans
+    # with a rank of one card over the next card's suit taught as reject (v5f)
+    "v6": Recipe(
+        chunks=(
+            "v1:1", "v1:2", "v1:3", "v1:4", "v2:51", "v2:53", "v2:55", "v3:61", "v3:63", "v3:65",
+            "v4f:81", "v4f:83", "v1c:201", "v1c:203", "v5f:311", "v5f:313",
+        ),
+        epochs=7,
+        lr=3e-3,
+        calibrate_on=("v2:95", "v3:97", "v5f:98"),
+    ),
+}
+
+
+def _draw(job: tuple[int, int, str, str, str]) -> str:
+    n_cards, seed, split, cache, profile = job
+    cv2.setNumThreads(1)
+    data_set(n_cards, seed, split, cache, profile)
+    return f"{profile}:{seed}"
+
+
+def draw_all(jobs: list[tuple[int, int, str, str, str]], workers: int) -> None:
+    """Every chunk of ``jobs`` (cards, seed, split, cache, profile) drawn and cached, ``workers`` at a time
+    (each chunk depends only on its own seed, so the files are the same however many draw them)."""
+    from multiprocessing import Pool
+
+    t0 = time.time()
+    with Pool(workers) as pool:
+        for done in pool.imap_unordered(_draw, jobs):
+            print(f"drawn {done} ({(time.time() - t0) / 60:.1f} min)", flush=True)
+
+
+def train_recipe(name: str, out: str, cache: str, workers: int) -> None:
+    """Draw every chunk of recipe ``name``, train the reader from random weights (seed 0, one thread),
+    export it to ``out`` and print the temperatures fitted on the recipe's calibration sets."""
+    recipe = RECIPES[name]
+    chunks = profile_seeds(list(recipe.chunks))
+    cal = profile_seeds(list(recipe.calibrate_on))
+    checks = [(1000, 90, "v1"), (1000, 91, "v2"), (1000, 92, "v3"), (1000, 94, "v4f")]
+    t0 = time.time()
+    draw_all(
+        [(4000, sd, "train", cache, prof) for prof, sd in chunks]
+        + [(2000, sd, "train", cache, prof) for prof, sd in cal]
+        + [(n, sd, "heldout", cache, prof) for n, sd, prof in checks],
+        workers,
+    )
+    parts = [data_set(4000, sd, "train", cache, prof) for prof, sd in chunks]
+    d = {k: np.concatenate([c[k] for c in parts]) for k in parts[0]}
+    held = [(f"held-out fonts {prof}", data_set(n, sd, "heldout", cache, prof)) for n, sd, prof in checks]
+    print("train:", describe(d), flush=True)
+    net = train(
+        d, held[0][1], seed=0, minutes=1000, epochs=recipe.epochs, checkpoint=out + ".pt",
+        max_lr=recipe.lr, vals=tuple(held[1:]),
+    )
+    export(net, out)
+    print(f"exported {out}; cv2.dnn vs torch max |diff| {check_export(net, out, held[0][1]):.2e}", flush=True)
+    cal_sets = [data_set(2000, sd, "train", cache, prof) for prof, sd in cal]
+    calibrate(out, {k: np.concatenate([c[k] for c in cal_sets]) for k in cal_sets[0]}, dict(held))
+    print(f"recipe {name}: {(time.time() - t0) / 60:.1f} min in all", flush=True)
+
+
 def profile_seeds(specs: list[str]) -> list[tuple[str, int]]:
     """``PROFILE:SEED`` words as (profile, seed); a clear error for any other word."""
     parts = [w.split(":") for w in specs]
@@ -1212,7 +1286,14 @@ def main() -> None:
     ap.add_argument(
         "--max-width", type=float, nargs="+", default=[10_000.0], help="card width limits for --margins"
     )
+    ap.add_argument(
+        "--recipe", choices=sorted(RECIPES), help="draw, train from random weights, export and calibrate"
+    )
+    ap.add_argument("--workers", type=int, default=2, help="processes drawing a recipe's chunks")
     a = ap.parse_args()
+    if a.recipe:
+        train_recipe(a.recipe, a.out, a.cache, a.workers)
+        return
     if a.margins:
         recs = second_opinion_records(a.margins)
         width_table(recs)
