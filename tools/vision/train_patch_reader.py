@@ -1160,8 +1160,8 @@ def fixture(path: str) -> None:
 
 @dataclasses.dataclass(frozen=True)
 class Recipe:
-    """A reader trained from random weights by one command: every chunk it learns from (drawn from the
-    seeds named here, in ``workers`` processes), the schedule, and the sets its temperatures are fitted on."""
+    """A reader trained from random weights by one command (``--recipe``): every chunk it learns from (each
+    drawn from its own seed), the schedule, and the sets its temperatures are fitted on."""
 
     chunks: tuple[str, ...]  # PROFILE:SEED, 4,000 cards each
     epochs: int
