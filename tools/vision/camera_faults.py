@@ -45,8 +45,8 @@ def _noisy(image: np.ndarray, sigma: float) -> np.ndarray:
 def _barrel(image: np.ndarray, k: float) -> np.ndarray:
     """The frame as an uncorrected wide-angle lens draws it: radial distortion ``k`` (positive: barrel,
     straight lines bowed outward), scaled so that the middles of the long sides stay put. Nothing of
-    the scene leaves the frame; where the frame reaches past the scene (its corners) the scene's edge
-    is drawn on, as table rather than a black wedge a finder could take for a card."""
+    the scene leaves the frame; where the frame reaches past the scene (towards its short sides and
+    corners) the scene's edge is drawn on, as table rather than black a finder could take for a card."""
     h, w = image.shape[:2]
     f = max(w, h) / 2
     ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
