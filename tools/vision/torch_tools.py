@@ -90,6 +90,13 @@ def seeded(seed: int):  # type: ignore[no-untyped-def]
     return np.random.default_rng(seed)
 
 
+# over-exposure, as the patch networks' augmentations draw it: the camera's gain and offset, the card
+# stock and pale ink clipped to white (a phone metering a dark table; ``camera_faults.py``'s
+# ``over_exposed`` is 1.5 and 20)
+EXPOSURE_GAIN = (1.15, 1.8)
+EXPOSURE_OFFSET = (0.0, 35.0)
+
+
 def light_blur_noise(rng, p, blur_p: float, blur_max: float):  # type: ignore[no-untyped-def]
     """A float patch ``p`` (H × W × 3, 0–255) with, each by chance, its brightness and contrast
     changed (1 in 2), a Gaussian blur of σ 0.4–``blur_max`` (``blur_p``) and noise (3 in 10), back

@@ -50,9 +50,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from torch_tools import light_blur_noise, patch_net_main  # noqa: E402
+from torch_tools import EXPOSURE_GAIN, EXPOSURE_OFFSET, light_blur_noise, patch_net_main  # noqa: E402
 
-from vision.card_side import SIDES, H, W, prepare, sample  # noqa: E402
+from vision.card_side import MARGIN, SIDES, H, W, prepare, sample  # noqa: E402
 
 BACK, FACE, NONE = range(3)
 HELD_OUT_BENCH_SEEDS = (777, 4243)  # the benchmarks the recogniser is measured and tuned on
@@ -598,14 +598,36 @@ def printed_box(rng: np.random.Generator, p: np.ndarray) -> np.ndarray:
     return np.clip(p * (1 - a) + np.array(ink, np.float32) * a, 0, 255).astype(np.uint8)
 
 
-def augment(rng: np.random.Generator, x: np.ndarray, kinds: np.ndarray | None = None) -> np.ndarray:
+# the patch's outer ring (the table just round the quad) at most this bright (mean of its channels): a
+# camera over-exposes the cards where it meters a dark table; over a pale one it does not
+DARK_ROUND = 90.0
+
+
+def _dark_round(p: np.ndarray) -> bool:
+    """Whether the table round a card-side patch is dark (its outer ring, ``MARGIN`` deep)."""
+    k = max(1, round(MARGIN / (1 + 2 * MARGIN) * p.shape[1]))
+    ring = np.concatenate([p[:k].reshape(-1, 3), p[-k:].reshape(-1, 3), p[:, :k].reshape(-1, 3),
+                           p[:, -k:].reshape(-1, 3)])
+    return float(ring.mean()) <= DARK_ROUND
+
+
+def augment(
+    rng: np.random.Generator, x: np.ndarray, kinds: np.ndarray | None = None, exposure: float = 0.0
+) -> np.ndarray:
     """Colour, light, blur and noise a little further than the scenes do; turned by 180 degrees or
-    mirrored (a card reads the same turned round; the side does not change in a mirror)."""
+    mirrored (a card reads the same turned round; the side does not change in a mirror). A share
+    ``exposure`` of the patches is over-exposed as ``train_patch_reader.augment`` does it (a camera
+    metering a dark table: a back's pale print and the card stock clip to white), where the table round
+    it is dark (``_dark_round``); with ``exposure`` 0 the generator draws what it drew before the option
+    existed."""
 
     out = np.empty_like(x)
     for i, p in enumerate(x):
         if kinds is not None and kinds[i] == 1 and rng.random() < 0.5:
             p = printed_box(rng, p)
+        if exposure > 0 and rng.random() < exposure and _dark_round(p):
+            gain, offset = rng.uniform(*EXPOSURE_GAIN), rng.uniform(*EXPOSURE_OFFSET)
+            p = np.clip(p * gain + offset, 0, 255).astype(np.uint8)
         if rng.random() < 0.5:
             p = p[..., rng.permutation(3)]
         if rng.random() < 0.5:
@@ -689,7 +711,7 @@ def report(p: np.ndarray, y: np.ndarray, meta: np.ndarray) -> dict[str, object]:
 
 
 def train(dirs: list[Path], weights: Path, steps: int, seed: int, minutes: float, bs: int, lr: float,
-          val_shards: list[int]) -> None:
+          val_shards: list[int], exposure: float = 0.0) -> None:
     import torch
     from torch_tools import out_of_time, seeded
 
@@ -709,7 +731,7 @@ def train(dirs: list[Path], weights: Path, steps: int, seed: int, minutes: float
     t0 = time.time()
     for step in range(steps):
         idx = rng.choice(len(y), bs, p=pick)
-        xb = torch.from_numpy(prepare(augment(rng, x[idx], meta[idx, 1])))
+        xb = torch.from_numpy(prepare(augment(rng, x[idx], meta[idx, 1], exposure)))
         loss = loss_fn(net(xb), torch.from_numpy(y[idx]))
         opt.zero_grad()
         loss.backward()
@@ -757,10 +779,17 @@ def main() -> None:
     hole_cards = "--hole-cards" in sys.argv
     if hole_cards:
         sys.argv.remove("--hole-cards")
+    # ``--exposure SHARE``: that share of the training patches over-exposed (``augment``)
+    exposure = 0.0
+    if "--exposure" in sys.argv:
+        at = sys.argv.index("--exposure")
+        exposure = float(sys.argv[at + 1])
+        del sys.argv[at : at + 2]
     patch_net_main(
         __doc__, "card_side_hole" if hole_cards else "card_side", 50,
         shards=24, steps=5000, val_shards=[0, 12], minutes=14.0,
-        generate=partial(generate, hole_cards=hole_cards), train=train, export=export,
+        generate=partial(generate, hole_cards=hole_cards), train=partial(train, exposure=exposure),
+        export=export,
         measure=partial(measure, hole_cards=hole_cards),
     )
 

@@ -35,7 +35,13 @@ from backgrounds import LIGHT, TRAIN_FAMILIES, table_surface  # noqa: E402
 from fonts import font_files, suit_from_font  # noqa: E402
 from make_glyphs import random_style  # noqa: E402
 from scenes import random_style as scene_style  # noqa: E402
-from torch_tools import export_onnx, load_onnx_initializers, out_of_time  # noqa: E402
+from torch_tools import (  # noqa: E402
+    EXPOSURE_GAIN,
+    EXPOSURE_OFFSET,
+    export_onnx,
+    load_onnx_initializers,
+    out_of_time,
+)
 
 from vision.detect import CardQuad, CornerFrame  # noqa: E402
 from vision.index import PH, PW, PX, cut_patch  # noqa: E402
@@ -754,13 +760,23 @@ def normalise(x):  # type: ignore[no-untyped-def]
     return (x - mean) / (std + 8.0)
 
 
-def augment(x, gen):  # type: ignore[no-untyped-def]
-    """Cheap extra variety on a uint8-valued float batch: channel gains, greyscale, a 1-px shift."""
+def augment(x, gen, exposure: float = 0.0):  # type: ignore[no-untyped-def]
+    """Cheap extra variety on a uint8-valued float batch: channel gains, greyscale, a 1-px shift; and,
+    for a share ``exposure`` of the patches, the whole frame over-exposed (a phone metering a dark
+    table: the paper and pale ink clip to white, thin strokes fade). With ``exposure`` 0 the generator
+    draws exactly what it drew before the option existed."""
     import torch
 
     n = x.shape[0]
     gains = 1 + (torch.rand(n, 3, 1, 1, generator=gen) - 0.5) * 0.2
     x = x * gains
+    if exposure > 0:
+        over = torch.rand(n, 1, 1, 1, generator=gen) < exposure
+        lo, hi = EXPOSURE_GAIN
+        gain = lo + (hi - lo) * torch.rand(n, 1, 1, 1, generator=gen)
+        lo, hi = EXPOSURE_OFFSET
+        offset = lo + (hi - lo) * torch.rand(n, 1, 1, 1, generator=gen)
+        x = torch.where(over, (x * gain + offset).clamp(0, 255), x)
     grey = torch.rand(n, 1, 1, 1, generator=gen) < 0.05
     x = torch.where(grey, x.mean(dim=1, keepdim=True).expand_as(x), x)
     dx, dy = (int(v) for v in torch.randint(-1, 2, (2,), generator=gen))
@@ -827,6 +843,7 @@ def train(
     init_onnx: str | None = None,
     max_lr: float = 3e-3,
     vals: tuple[tuple[str, dict[str, np.ndarray]], ...] = (),
+    exposure: float = 0.0,
 ):  # type: ignore[no-untyped-def]
     import torch
 
@@ -853,7 +870,7 @@ def train(
         loss_sum = 0.0
         for i in range(steps_per_epoch):
             idx = perm[i * bs : (i + 1) * bs]
-            xb = normalise(augment(x[idx].float(), gen))
+            xb = normalise(augment(x[idx].float(), gen, exposure))
             loss = losses(net(xb), yr[idx], ys[idx], yj[idx])
             # warm-up then cosine decay over whichever runs out first: the steps or the time budget
             progress = min(1.0, max(step / total, (time.time() - t0) / (minutes * 60)))
@@ -1274,6 +1291,9 @@ def main() -> None:
         "--chunks", nargs="*", default=[], metavar="PROFILE:SEED", help="more 4,000-card chunks: v4fc:211 …"
     )
     ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
+    ap.add_argument(
+        "--exposure", type=float, default=0.0, help="share of training patches over-exposed (augment)"
+    )
     ap.add_argument("--calibrate", action="store_true", help="fit --model's temperatures and report ECE")
     ap.add_argument(
         "--calibrate-on",
@@ -1368,6 +1388,7 @@ def main() -> None:
         init_onnx=a.init_onnx,
         max_lr=a.lr,
         vals=tuple(vals),
+        exposure=a.exposure,
     )
     export(net, a.out)
     print(f"exported {a.out}; cv2.dnn vs torch max |diff| {check_export(net, a.out, val):.2e}", flush=True)
