@@ -612,20 +612,24 @@ def _dark_round(p: np.ndarray) -> bool:
 
 
 def augment(
-    rng: np.random.Generator, x: np.ndarray, kinds: np.ndarray | None = None, exposure: float = 0.0
+    rng: np.random.Generator,
+    x: np.ndarray,
+    kinds: np.ndarray | None = None,
+    exposure: float = 0.0,
+    dark_only: bool = False,
 ) -> np.ndarray:
     """Colour, light, blur and noise a little further than the scenes do; turned by 180 degrees or
     mirrored (a card reads the same turned round; the side does not change in a mirror). A share
     ``exposure`` of the patches is over-exposed as ``train_patch_reader.augment`` does it (a camera
-    metering a dark table: a back's pale print and the card stock clip to white), where the table round
-    it is dark (``_dark_round``); with ``exposure`` 0 the generator draws what it drew before the option
-    existed."""
+    metering a dark table: a back's pale print and the card stock clip to white); with ``dark_only``
+    only where the table round it is dark (``_dark_round``). With ``exposure`` 0 the generator draws
+    what it drew before the option existed."""
 
     out = np.empty_like(x)
     for i, p in enumerate(x):
         if kinds is not None and kinds[i] == 1 and rng.random() < 0.5:
             p = printed_box(rng, p)
-        if exposure > 0 and rng.random() < exposure and _dark_round(p):
+        if exposure > 0 and rng.random() < exposure and (not dark_only or _dark_round(p)):
             gain, offset = rng.uniform(*EXPOSURE_GAIN), rng.uniform(*EXPOSURE_OFFSET)
             p = np.clip(p * gain + offset, 0, 255).astype(np.uint8)
         if rng.random() < 0.5:
@@ -711,7 +715,7 @@ def report(p: np.ndarray, y: np.ndarray, meta: np.ndarray) -> dict[str, object]:
 
 
 def train(dirs: list[Path], weights: Path, steps: int, seed: int, minutes: float, bs: int, lr: float,
-          val_shards: list[int], exposure: float = 0.0) -> None:
+          val_shards: list[int], exposure: float = 0.0, dark_only: bool = False) -> None:
     import torch
     from torch_tools import out_of_time, seeded
 
@@ -731,7 +735,7 @@ def train(dirs: list[Path], weights: Path, steps: int, seed: int, minutes: float
     t0 = time.time()
     for step in range(steps):
         idx = rng.choice(len(y), bs, p=pick)
-        xb = torch.from_numpy(prepare(augment(rng, x[idx], meta[idx, 1], exposure)))
+        xb = torch.from_numpy(prepare(augment(rng, x[idx], meta[idx, 1], exposure, dark_only)))
         loss = loss_fn(net(xb), torch.from_numpy(y[idx]))
         opt.zero_grad()
         loss.backward()
@@ -779,17 +783,21 @@ def main() -> None:
     hole_cards = "--hole-cards" in sys.argv
     if hole_cards:
         sys.argv.remove("--hole-cards")
-    # ``--exposure SHARE``: that share of the training patches over-exposed (``augment``)
+    # ``--exposure SHARE``: that share of the training patches over-exposed (``augment``); with
+    # ``--exposure-dark-only``, only those on a dark table
     exposure = 0.0
     if "--exposure" in sys.argv:
         at = sys.argv.index("--exposure")
         exposure = float(sys.argv[at + 1])
         del sys.argv[at : at + 2]
+    dark_only = "--exposure-dark-only" in sys.argv
+    if dark_only:
+        sys.argv.remove("--exposure-dark-only")
     patch_net_main(
         __doc__, "card_side_hole" if hole_cards else "card_side", 50,
         shards=24, steps=5000, val_shards=[0, 12], minutes=14.0,
-        generate=partial(generate, hole_cards=hole_cards), train=partial(train, exposure=exposure),
-        export=export,
+        generate=partial(generate, hole_cards=hole_cards),
+        train=partial(train, exposure=exposure, dark_only=dark_only), export=export,
         measure=partial(measure, hole_cards=hole_cards),
     )
 
