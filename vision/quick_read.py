@@ -14,9 +14,11 @@ regions: a hole card under its up card), and answers only where that explains ev
   would look again at half its size, other than at a card read through another frame;
 - no row of three or more indices side by side, and no pair with the index map high between them
   (a fan, a spread, a hand of three dealt in a line: the finder may have merged indices the full
-  read's probes find); no two indices read lying as a hand's first and third cards do, dealt down
-  and across (a blackjack hand after a hit: the finder often sees the middle card's corner too wide
-  or turned, and the full read looks between them);
+  read's probes find);
+- between two indices read side by side, and between two lying as a hand's first and third cards do,
+  dealt down and across (a blackjack hand after a hit: the finder often sees the middle card's corner
+  too wide or turned, or not at all), the index between them is looked for as the full read looks
+  for it (``index_frames.between_readings``), and what reads surely there is added;
 - every card read through the upright frames reads surely (``QUICK_SURE``, its corners' readings
   together, as the full read groups them; no joker), and its pips agree (the face check);
 - every upright frame whose ink reads nothing lies at a corner or the index of a card read (elsewhere
@@ -56,7 +58,7 @@ from vision.index import Reading
 from vision.index_frames import (
     GAP_HEAT,
     SMALL_CARD,
-    between_frames,
+    between_readings,
     group_readings,
     group_sighting,
     index_point,
@@ -82,7 +84,6 @@ SURFACE = 0.3
 LEFT_OVER = 0.25
 UNREAD = "an index frame whose ink read nothing away from the cards read"
 ROW = "a row of indices the finder may have merged (a fan, a spread, a hand of three)"
-HAND = "a hand of three or more: a middle card's index lies between the first's and the last's"
 
 
 def quick_read(
@@ -112,13 +113,16 @@ def attempt(
     found, unread = _read_upright(rec, view, upright, colour)
     if not found:
         return None, "no index read"
+    if _a_row(rec, [fr for _, fr in found], maps):
+        return None, ROW
+    if rec.between_probe:  # as the full read looks: between indices side by side, and in a hand of three
+        between = between_readings(rec, view, found, colour, [])[0]
+        found += between
+        if between and _a_row(rec, [fr for _, fr in found], maps):
+            return None, ROW
     faces = [group_sighting(g) for g in group_readings(found)]
     if any(s.card == JOKER or s.confidence < QUICK_SURE for s in faces):
         return None, "a card read unsurely, or a joker"
-    if _a_row(rec, [fr for _, fr in found], maps):
-        return None, ROW
-    if rec.between_probe and between_frames(found, hands=True):
-        return None, HAND
     if rec.face_check:  # as the full read checks them: a card not read at INDEX_SURE against its pips
         checked = check_faces(view, faces)
         if any(c.card != s.card for c, s in zip(checked, faces, strict=True)):
