@@ -21,8 +21,10 @@ regions: a hole card under its up card), and answers only where that explains ev
   for it (``index_frames.between_readings``), and what reads surely there is added;
 - every card read through the upright frames reads surely (``QUICK_SURE``, its corners' readings
   together, as the full read groups them; no joker), and its pips agree (the face check);
-- every upright frame whose ink reads nothing lies at a corner or the index of a card read (elsewhere
-  the full read looks closer: a card under another, a tight fan's index); every sideways frame (a
+- every upright frame whose ink reads nothing lies at a corner or the index of a card read, or has its
+  index on the face of a card read at both its index corners (whole in view: that ink is its pips or
+  art); elsewhere the full read looks closer (a card under another, a tight fan's index); every
+  sideways frame (a
   four-index deck's mirrored corner, or a two-index card's bare corner) lies on a card read, or reads
   either way round nothing new and shows no ink;
 - every whole-card quad that holds no face read is surely a back;
@@ -56,6 +58,7 @@ from vision.fan_gaps import MIN_STEP, ahead_in_row, gap_probes
 from vision.finder import STRIDE, FinderMaps, IndexFrame, index_frames
 from vision.index import Reading
 from vision.index_frames import (
+    FAR_CORNER,
     GAP_HEAT,
     SMALL_CARD,
     between_readings,
@@ -120,7 +123,8 @@ def attempt(
         found += between
         if between and _a_row(rec, [fr for _, fr in found], maps):
             return None, ROW
-    faces = [group_sighting(g) for g in group_readings(found)]
+    groups = group_readings(found)
+    faces = [group_sighting(g) for g in groups]
     if any(s.card == JOKER or s.confidence < QUICK_SURE for s in faces):
         return None, "a card read unsurely, or a joker"
     if rec.face_check:  # as the full read checks them: a card not read at INDEX_SURE against its pips
@@ -133,7 +137,8 @@ def attempt(
         return None, "a whole card that is neither a face read nor surely a back"
     read = faces + backs
     width = float(np.median([fr.frame.width for _, fr in found]))
-    if _unread_elsewhere(unread, found, read, width):  # before the backs are looked for: it costs
+    whole = [_both_corners(g) for g in groups] + [False] * len(backs)
+    if _unread_elsewhere(unread, found, read, width, whole):  # before the backs are looked for: it costs
         return None, UNREAD
     sightings = rec.table_backs(view, read, unexplained(det.blobs, read), maps)
     codes = {s.card for s in faces}
@@ -252,15 +257,40 @@ def _unexplained(
 
 
 def _unread_elsewhere(
-    unread: list[IndexFrame], found: list[tuple[Reading, IndexFrame]], cards: list[Sighting], width: float
+    unread: list[IndexFrame],
+    found: list[tuple[Reading, IndexFrame]],
+    cards: list[Sighting],
+    width: float,
+    whole: list[bool],
 ) -> bool:
     """Whether a frame whose ink read nothing lies away from the corners of ``cards`` and the indices
-    read (``NEAR``): there the full read looks closer (a card under another, a tight fan's index)."""
+    read (``NEAR``), other than with its index on the face of one card alone, one read at both its
+    index corners (``whole``, by card): there the full read looks closer (a card under another, a
+    tight fan's index)."""
     if not unread:
         return False
     corners = [np.array(s.outline, np.float64) for s in cards]
     marks = np.concatenate([*corners, np.array([index_point(fr) for _, fr in found])])
-    return any(float(np.hypot(*(marks - fr.frame.origin).T).min()) > NEAR * width for fr in unread)
+    polys = [np.array(s.outline, np.float32).reshape(-1, 1, 2) for s in cards]
+    for fr in unread:
+        if float(np.hypot(*(marks - fr.frame.origin).T).min()) <= NEAR * width:
+            continue
+        p = index_point(fr)
+        if any(w and cv2.pointPolygonTest(poly, p, False) >= 0 for poly, w in zip(polys, whole, strict=True)):
+            continue  # the pips or art of a card whose two index corners show: nothing lies on it there
+        return True
+    return False
+
+
+def _both_corners(group: list[tuple[Reading, IndexFrame]]) -> bool:
+    """Whether one card's readings (``group_readings``) agree at two opposite index corners: the whole
+    card in view, its far corner uncovered."""
+    agree = [fr for r, fr in group if r.card == group[0][0].card and not fr.sideways]
+    return any(
+        float(np.linalg.norm(a.frame.origin - b.frame.origin)) >= FAR_CORNER * a.frame.width
+        for i, a in enumerate(agree)
+        for b in agree[i + 1 :]
+    )
 
 
 def _on_a_face(back: Sighting, faces: list[Sighting]) -> bool:

@@ -200,6 +200,22 @@ def test_a_hands_middle_card_the_first_look_missed_is_read_between_its_neighbour
     assert Counter(s.card for s in quick) == Counter(HITS)
 
 
+def test_ink_on_the_face_of_a_card_read_at_both_corners_needs_no_closer_look(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the bench's four hands of three: two of the finder's frames lie on the top cards' faces by their
+    # far indices (the 9D's pips, the QD's art), show ink that reads nothing and lie a little over NEAR
+    # from every corner and index read. Each top card is read at both its index corners, so nothing
+    # lies on its face: the quick read answers, with every card
+    image = hits_frame(11)
+    found, whys = read_quickly(image, monkeypatch)
+    assert whys == [""]
+    assert found == Counter(HITS)
+    # without that, those frames send the frame to the full read (as before session 43)
+    monkeypatch.setattr(quick_read, "_both_corners", lambda group: False)
+    assert attempt(image) == (None, quick_read.UNREAD)
+
+
 def test_a_card_read_unsurely_sends_the_frame_to_the_full_read(face_up: np.ndarray) -> None:
     # both of the 8H's corners read at 0.6: together 0.84, under QUICK_SURE
     unsure = with_the_eight(Recognizer("table"), lambda r: Reading(r.card, 0.6, r.reject, r.index_corner))
