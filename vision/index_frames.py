@@ -312,7 +312,7 @@ def read_index_frames(
     width = width_in_view(frames, known)
     found, unread = _read_frames(rec, image, frames, colour, known)
     if rec.between_probe:
-        found += between_readings(rec, image, found, colour, known)[0]
+        found += between_readings(rec, image, found, colour, known)
     if rec.upright_twins:
         # a spread's or a fan's corner taken for a mirrored one reads the neighbour's index across it
         # (sideways), and the card's own index, upright at the same corner, is then read by none
@@ -327,7 +327,24 @@ def read_index_frames(
     # the first look's index map often stays under the heat its frames start from
     hands = [s.outline for s in known if s.card not in (BACK, JOKER) and _a_hands(s, width)] if width else []
     if (doubt or hands) and rec.closer_look:
-        closer = closer_readings(rec, image, doubt, found, colour, known, hands)
+        more = closer_frames(rec, image, doubt, [fr for _, fr in found], hands)
+        for step in rec.frame_steps:
+            more = step(rec, image, more)
+        sure = [(r, fr) for r, fr in found if r.confidence >= TAKEN_SURE and r.index_corner]
+        # only the index corners of those read: a far corner guessed from a regressed width is, in a
+        # straight spread, where the index corner of the fifth card on lies (with the far corners, 5
+        # of the 65 cards read on six rendered spreads at 0.2 card widths were lost)
+        taken = TakenIndices(
+            [np.asarray(r.index_corner, np.float64) for r, _ in sure], [fr.frame.origin for _, fr in sure]
+        )
+        more = [fr for fr in more if not taken.holds(fr.frame, fr.sideways)]
+        # a second look reads more of what is not an index (court art, pips, letter-like lattices):
+        # it has to read surely, and a joker only ever comes from the first
+        closer = [
+            (r, fr)
+            for r, fr in _read_frames(rec, image, more, colour, known, jokers=False)[0]
+            if r.confidence >= CLOSER_MIN and r.card != JOKER
+        ]
         found += closer
         if closer and rec.row_walk:  # the rows those indices belong to may go on
             found += _walk_rows(rec, image, found, colour, known, walked)
@@ -350,38 +367,6 @@ def read_index_frames(
     if unread and rec.face_check:
         out += faces_of_unread(image, unread, known + out)
     return out
-
-
-def closer_readings(
-    rec: Recognizer,
-    image: np.ndarray,
-    doubt: list[IndexFrame],
-    found: list[tuple[Reading, IndexFrame]],
-    colour: bool,
-    known: list[Sighting],
-    hands: Sequence[Sequence[tuple[float, float]]] = (),
-) -> list[tuple[Reading, IndexFrame]]:
-    """The sure readings of the finder's closer look (:func:`closer_frames`, refined) round the frames
-    ``doubt`` leaves (their ink read nothing, or read only sideways) and over the outlines ``hands``,
-    other than at an index ``found`` read surely."""
-    more = closer_frames(rec, image, doubt, [fr for _, fr in found], hands)
-    for step in rec.frame_steps:
-        more = step(rec, image, more)
-    sure = [(r, fr) for r, fr in found if r.confidence >= TAKEN_SURE and r.index_corner]
-    # only the index corners of those read: a far corner guessed from a regressed width is, in a
-    # straight spread, where the index corner of the fifth card on lies (with the far corners, 5
-    # of the 65 cards read on six rendered spreads at 0.2 card widths were lost)
-    taken = TakenIndices(
-        [np.asarray(r.index_corner, np.float64) for r, _ in sure], [fr.frame.origin for _, fr in sure]
-    )
-    more = [fr for fr in more if not taken.holds(fr.frame, fr.sideways)]
-    # a second look reads more of what is not an index (court art, pips, letter-like lattices):
-    # it has to read surely, and a joker only ever comes from the first
-    return [
-        (r, fr)
-        for r, fr in _read_frames(rec, image, more, colour, known, jokers=False)[0]
-        if r.confidence >= CLOSER_MIN and r.card != JOKER
-    ]
 
 
 def group_sighting(group: list[tuple[Reading, IndexFrame]]) -> Sighting:
@@ -507,9 +492,8 @@ def between_readings(
     found: list[tuple[Reading, IndexFrame]],
     colour: bool,
     known: list[Sighting],
-) -> tuple[list[tuple[Reading, IndexFrame]], list[IndexFrame]]:
-    """The sure new readings between the indices ``found`` (:func:`between_frames`), and the frames
-    looked at between a hand's first and third cards, refined.
+) -> list[tuple[Reading, IndexFrame]]:
+    """The sure readings of codes not ``found`` between the indices ``found`` (:func:`between_frames`).
 
     A fan's or a tight hand's indices lie a few map pixels apart, and the finder's index map can merge
     two into one peak: between two indices read lying side by side the index of a card between them
@@ -519,7 +503,7 @@ def between_readings(
     probes = between_frames(found, hands=True)
     for step in rec.frame_steps if probes else ():
         probes = step(rec, image, probes)
-    return _sure_and_new(rec, image, between_frames(found) + probes, colour, known, found), probes
+    return _sure_and_new(rec, image, between_frames(found) + probes, colour, known, found)
 
 
 def sure_new_cards(

@@ -23,10 +23,9 @@ regions: a hole card under its up card), and answers only where that explains ev
   together, as the full read groups them; no joker), and its pips agree (the face check);
 - every upright frame whose ink reads nothing lies at a corner or the index of a card read, or has its
   index on the face of a card read at both its index corners (whole in view: that ink is its pips or
-  art); elsewhere the full read looks closer (a card under another, a tight fan's index); every
-  sideways frame (a
-  four-index deck's mirrored corner, or a two-index card's bare corner) lies on a card read, or reads
-  either way round nothing new and shows no ink;
+  art); elsewhere the full read looks closer (a card under another, a tight fan's index);
+- every sideways frame (a four-index deck's mirrored corner, or a two-index card's bare corner) lies on
+  a card read, or reads either way round nothing new and shows no ink;
 - every whole-card quad that holds no face read is surely a back;
 - no card surface of the interior map, and no part of a merged region, is left that the cards and
   backs found do not cover (``LEFT_OVER`` of a card: a pile's lower card);
@@ -119,7 +118,7 @@ def attempt(
     if _a_row(rec, [fr for _, fr in found], maps):
         return None, ROW
     if rec.between_probe:  # as the full read looks: between indices side by side, and in a hand of three
-        between = between_readings(rec, view, found, colour, [])[0]
+        between = between_readings(rec, view, found, colour, [])
         found += between
         if between and _a_row(rec, [fr for _, fr in found], maps):
             return None, ROW
@@ -264,9 +263,9 @@ def _unread_elsewhere(
     whole: list[bool],
 ) -> bool:
     """Whether a frame whose ink read nothing lies away from the corners of ``cards`` and the indices
-    read (``NEAR``), other than with its index on the face of one card alone, one read at both its
-    index corners (``whole``, by card): there the full read looks closer (a card under another, a
-    tight fan's index)."""
+    read (``NEAR``), other than with its index on the face of a card read at both its index corners
+    (``whole``, by card): there the full read looks closer (a card under another, a tight fan's
+    index)."""
     if not unread:
         return False
     corners = [np.array(s.outline, np.float64) for s in cards]

@@ -159,10 +159,9 @@ def test_hands_of_three_read_quickly_or_not_give_every_card(
     # before. The finder regressed some middle cards' corners as a card too wide, lying on the first
     # card's face, or turned the wrong way: the quick read of session 36 answered without those cards
     image = hits_frame(seed, background)
-    found, whys = read_quickly(image, monkeypatch)
+    found, _ = read_quickly(image, monkeypatch)
     assert found == Counter(HITS)
     assert found == cards(image, quick=False)
-    assert len(whys) == 1
 
 
 def test_a_hands_middle_card_the_first_look_missed_is_read_between_its_neighbours(
