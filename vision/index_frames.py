@@ -1006,6 +1006,8 @@ def _same_card(
     if whole.card != card and _a_hands(whole, max(width, in_view)):
         theirs = index_corner_frames(whole)[0].frame.origin.reshape(1, 2)
     if whole.card == card:
+        if _another_copy(whole, Reading(card, confidence, 0.0, index), at):
+            return False
         c = np.mean(np.array(index), axis=0) if index else at.frame.origin
         poly = theirs.astype(np.float32).reshape(-1, 1, 2)
         if cv2.pointPolygonTest(poly, (float(c[0]), float(c[1])), False) >= 0:
@@ -1034,6 +1036,17 @@ def _two_copies(a: tuple[Reading, IndexFrame], b: tuple[Reading, IndexFrame]) ->
     apart = gap >= APART * min(fa.frame.width, fb.frame.width)
     sure = max(ra.confidence, rb.confidence) >= SURE and min(ra.confidence, rb.confidence) >= COPY_MIN
     return ra.card == rb.card and sure and apart and _alike(fa, fb)
+
+
+def _another_copy(whole: Sighting, reading: Reading, at: IndexFrame) -> bool:
+    """Whether ``reading`` at ``at`` is another copy of the card ``whole`` (read at an index corner of
+    its four-corner outline), as ``_two_copies`` tells two frames' readings apart: a copy lying partly
+    under it, its index beside the other's and facing the same way, is not that card read again even
+    where the outline it implies overlaps the other's."""
+    if len(whole.outline) != 4 or not whole.index_corner:
+        return False
+    mine = Reading(whole.card, whole.confidence, 0.0, whole.index_corner)
+    return _two_copies((mine, index_corner_frames(whole)[0]), (reading, at))
 
 
 def _alike(a: IndexFrame, b: IndexFrame) -> bool:

@@ -223,6 +223,28 @@ def test_two_sure_readings_of_one_code_facing_one_way_are_two_copies_of_the_card
     assert groups((1.0, sideways[0]), (1.0, sideways[1])) == 1
 
 
+def test_a_copy_partly_under_a_card_read_whole_is_not_that_card_read_again() -> None:
+    # a pile on a white table (a training-family scene): a 2C read whole through its outline, and a
+    # second 2C under it whose index, turned some 30 degrees, lies a card width away; the outline its
+    # frame implies overlaps the first card's, and it was taken for that card read again
+    first = frame_from_vectors(np.array([100.0, 100.0]), np.array([80.0, 0.0]), np.array([0.0, 80.0]))
+    index = ((104.0, 104.0), (116.0, 104.0), (116.0, 124.0), (104.0, 124.0))  # at the first corner
+    whole = Sighting("2C", 0.95, tuple(map(tuple, first.outline())), index)  # type: ignore[arg-type]
+    turned = np.array([[np.cos(0.5), -np.sin(0.5)], [np.sin(0.5), np.cos(0.5)]])  # about 29 degrees
+    copy = frame_from_vectors(np.array([150.0, 60.0]), turned @ [80.0, 0.0], turned @ [0.0, 80.0])
+    assert np.linalg.norm(copy.outline().mean(axis=0) - first.outline().mean(axis=0)) < 0.6 * 80
+
+    def again(frame: IndexFrame, confidence: float) -> bool:
+        return index_frames._same_card(whole, "2C", None, frame, confidence)
+
+    assert not again(copy, 0.88)  # a copy, read surely enough (COPY_MIN)
+    assert again(copy, 0.7)  # an unsure reading there may be this card misread through a bad frame
+    same_index = frame_from_vectors(np.array([103.0, 98.0]), np.array([80.0, 0.0]), np.array([0.0, 80.0]))
+    assert again(same_index, 0.99)  # its own index read through another frame
+    far = frame_from_vectors(np.array([180.0, 212.0]), np.array([-80.0, 0.0]), np.array([0.0, -80.0]))
+    assert again(far, 0.99)  # its own far index, turned half round
+
+
 def test_a_sure_index_at_the_corner_of_a_quad_read_unsurely_as_another_card_is_its_own_card() -> None:
     # a 9S/AC hand on dark cloth: the quad round both cards once read 7S (0.80) and the 9S's sure
     # index at its corner was taken for that card again
