@@ -517,6 +517,25 @@ def sure_new_cards(
     return [group_sighting(g) for g in group_readings(found)]
 
 
+def more_along_rows(
+    rec: Recognizer,
+    image: np.ndarray,
+    found: list[tuple[Reading, IndexFrame]],
+    colour: bool,
+    maps: FinderMaps,
+) -> bool:
+    """Whether the full read's looks along the rows of the indices ``found`` (:func:`_walk_rows`,
+    :func:`_probe_arcs`, :func:`_probe_gaps`, each as switched on in ``rec``) read a card more, or one
+    otherwise: in a fan or a spread the finder may have merged neighbouring indices."""
+    if rec.row_walk and _walk_rows(rec, image, found, colour, [], []):
+        return True
+    if rec.arc_probe:
+        after = _probe_arcs(rec, image, found, colour, [])
+        if sorted(r.card for r, _ in after) != sorted(r.card for r, _ in found):
+            return True
+    return rec.gap_probe and bool(_probe_gaps(rec, image, found, colour, [], maps))
+
+
 def _walk_rows(
     rec: Recognizer,
     image: np.ndarray,

@@ -12,9 +12,10 @@ regions: a hole card under its up card), and answers only where that explains ev
 
 - no card so small that the finder would look again at twice its size, and no frame so wide that it
   would look again at half its size, other than at a card read through another frame;
-- no row of three or more indices side by side, and no pair with the index map high between them
-  (a fan, a spread, a hand of three dealt in a line: the finder may have merged indices the full
-  read's probes find);
+- where three or more indices lie side by side in a row, or two with the index map high between
+  them (a fan, a spread, a hand of three dealt across), the full read's looks along rows (its row
+  walk, arc and gap probes: ``index_frames.more_along_rows``) read nothing more: in a fan or a spread
+  the finder may have merged indices, and those looks find them;
 - between two indices read side by side, and between two lying as a hand's first and third cards do,
   dealt down and across (a blackjack hand after a hit: the finder often sees the middle card's corner
   too wide or turned, or not at all), the index between them is looked for as the full read looks
@@ -65,6 +66,7 @@ from vision.index_frames import (
     group_sighting,
     index_point,
     mean_heat,
+    more_along_rows,
 )
 from vision.outline_sides import short_side
 from vision.region_cover import unexplained
@@ -85,7 +87,7 @@ NEAR = 0.2  # card widths between a frame and the corner or index of a card read
 SURFACE = 0.3
 LEFT_OVER = 0.25
 UNREAD = "an index frame whose ink read nothing away from the cards read"
-ROW = "a row of indices the finder may have merged (a fan, a spread, a hand of three)"
+ROW = "a row of indices in which the looks along rows read more (a fan, a spread: indices merged)"
 
 
 def quick_read(
@@ -110,18 +112,13 @@ def attempt(
         return None, "small cards: the finder looks again at twice its size"
     big = [f.frame.width >= BIG_CARD * max(view.shape[:2]) for f in frames]
     upright = [f for f, b in zip(frames, big, strict=True) if not f.sideways and not b]
-    if _a_row(rec, [f for f in upright if f.score >= 0.5], maps):  # a fan fails before any is read
-        return None, ROW
     found, unread = _read_upright(rec, view, upright, colour)
     if not found:
         return None, "no index read"
-    if _a_row(rec, [fr for _, fr in found], maps):
-        return None, ROW
     if rec.between_probe:  # as the full read looks: between indices side by side, and in a hand of three
-        between = between_readings(rec, view, found, colour, [])
-        found += between
-        if between and _a_row(rec, [fr for _, fr in found], maps):
-            return None, ROW
+        found += between_readings(rec, view, found, colour, [])
+    if _a_row(rec, [fr for _, fr in found], maps) and more_along_rows(rec, view, found, colour, maps):
+        return None, ROW
     groups = group_readings(found)
     faces = [group_sighting(g) for g in groups]
     if any(s.card == JOKER or s.confidence < QUICK_SURE for s in faces):
@@ -188,9 +185,9 @@ def _read_upright(
 
 
 def _a_row(rec: Recognizer, read: list[IndexFrame], maps: FinderMaps) -> bool:
-    """Whether the upright frames ``read`` lie in a row where the full read's probes look for more:
-    three or more side by side (a fan, a spread, a hand of three: its row walk and arc probe), or two
-    with the finder's index map high between them (a tight fan's ridge: its gap probe)."""
+    """Whether the upright frames ``read`` lie in a row where the full read's looks along rows may read
+    more: three or more side by side (a fan, a spread, a hand of three: its row walk and arc probe), or
+    two with the finder's index map high between them (a tight fan's ridge: its gap probe)."""
     ahead = ahead_in_row(read)
     step = np.where(ahead >= MIN_STEP, ahead, np.inf)
     nxt = [int(np.argmin(a)) if np.isfinite(a).any() else None for a in step]

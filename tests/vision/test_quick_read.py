@@ -92,14 +92,31 @@ def test_the_quick_read_gives_the_full_reads_cards(fixture: str, request: pytest
     assert cards(image, quick=True) == cards(image, quick=False)
 
 
-def test_a_fan_is_left_to_the_full_read() -> None:
-    # five cards at 9° a card: the finder's index map can merge neighbouring indices into one ridge,
-    # which only the full read's row walk, arc and gap probes take apart
-    fan = frame(["AS", "7H", "QC", "2D", "9S"], "fan")
+FAN = ["AS", "7H", "QC", "2D", "9S"]
+
+
+def fan_frame(spread: float) -> np.ndarray:
+    cam = SimulatedCamera(size=(1920, 1080), background="felt", seed=11, card_width=170, fan_spread=spread)
+    return cam.frame_for(FAN, layout="fan").image
+
+
+def test_a_tight_fan_whose_indices_the_finder_merged_is_left_to_the_full_read() -> None:
+    # five cards at 5° a card: the finder's index map merges neighbouring indices into one ridge, which
+    # the full read's row walk, arc and gap probes take apart; the quick read runs them to know that
+    fan = fan_frame(5.0)
     found, why = attempt(fan)
     assert found is None
     assert why == quick_read.ROW
-    assert cards(fan, quick=True) == cards(fan, quick=False)
+    assert cards(fan, quick=True) == cards(fan, quick=False) == Counter(FAN)
+
+
+def test_a_fan_whose_row_holds_nothing_more_is_read_quickly() -> None:
+    # at 9° a card each index stands apart: the looks along the fan's row read nothing more
+    fan = fan_frame(9.0)
+    found, why = attempt(fan)
+    assert why == ""
+    assert found is not None
+    assert Counter(s.card for s in found) == cards(fan, quick=False) == Counter(FAN)
 
 
 def test_small_cards_are_left_to_the_full_read() -> None:
@@ -162,6 +179,22 @@ def test_hands_of_three_read_quickly_or_not_give_every_card(
     found, _ = read_quickly(image, monkeypatch)
     assert found == Counter(HITS)
     assert found == cards(image, quick=False)
+
+
+@pytest.mark.parametrize(("seed", "background"), [(5, "felt"), (6, "felt"), (6, "dark"), (5, "wood")])
+def test_hands_of_three_dealt_across_are_read_quickly(
+    seed: int, background: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # hands dealt more across than down: a hand's three indices lie in a row, as a fan's do, and until
+    # session 44 every such frame went to the full read. The full read's looks along a row (its walk,
+    # arc and gap probes) read nothing more in these hands, so the quick read answers, with every card
+    image = hits_frame(seed, background)
+    found, whys = read_quickly(image, monkeypatch)
+    assert whys == [""]
+    assert found == Counter(HITS)
+    # where those looks read a card more (a fan's merged indices), the frame goes to the full read
+    monkeypatch.setattr(quick_read, "more_along_rows", lambda *args: True)
+    assert attempt(image) == (None, quick_read.ROW)
 
 
 def test_a_hands_middle_card_the_first_look_missed_is_read_between_its_neighbours(
