@@ -45,6 +45,23 @@ def test_the_wide_lens_bows_a_straight_edge_outward_and_loses_nothing() -> None:
     assert kept[150, 200] == 0
 
 
+def test_bowed_cards_have_curved_edges_and_the_frame_border_stays() -> None:
+    image = np.zeros((400, 600, 3), np.uint8)
+    image[100:300, 150:450] = 255  # a white card-like rectangle: its top edge straight at y = 100
+    bowed = FAULTS["bowed"](image)
+    rows = [int(np.argmax(bowed[:, x, 0] > 127)) for x in range(170, 431, 20)]
+    # the edge no longer lies on one line: its rows spread over more than two pixels, and not as a
+    # tilt (a straight line through its ends misses its middle)
+    assert max(rows) - min(rows) > 2
+    ends = np.interp(range(170, 431, 20), [170, 430], [rows[0], rows[-1]])
+    assert np.abs(np.array(rows) - ends).max() > 1.5
+    # the warp fades out at the frame's edges: the border is drawn where it was, from inside the frame
+    border = np.zeros_like(image)
+    border[:, :3] = border[:, -3:] = border[:3, :] = border[-3:, :] = 255
+    assert np.array_equal(FAULTS["bowed"](border)[[0, -1]], border[[0, -1]])
+    assert np.array_equal(FAULTS["bowed"](border)[:, [0, -1]], border[:, [0, -1]])
+
+
 def scene_folder(root: Path) -> Path:
     cam = SimulatedCamera(size=(960, 540), background="felt", seed=4, card_width=150)
     (root / "images").mkdir(parents=True)

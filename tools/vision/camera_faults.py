@@ -2,9 +2,9 @@
 
 Measuring only: a folder of photos is recognised as it is and as a camera might have taken it
 instead (turned, smaller, darker, over-exposed, with a colour cast, blurred, heavily compressed,
-noisy, through an uncorrected wide-angle lens, in greyscale), and right / false / missed are counted
-against its ``labels.json``. Nothing is tuned on the result. ``--write OUT`` writes one fault's copy
-of a folder (labels alongside) for ``dealer vision eval``.
+noisy, through an uncorrected wide-angle lens, with the cards bowed, in greyscale), and right /
+false / missed are counted against its ``labels.json``. Nothing is tuned on the result. ``--write
+OUT`` writes one fault's copy of a folder (labels alongside) for ``dealer vision eval``.
 
     python tools/vision/camera_faults.py ../shared/vision/dev/table_dark ../shared/vision/dev/table_wood
     python tools/vision/camera_faults.py /tmp/nval240 --write /tmp/ov_val240 --fault over_exposed
@@ -56,6 +56,26 @@ def _barrel(image: np.ndarray, k: float) -> np.ndarray:
     return cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
+def _bowed(image: np.ndarray, amount: float) -> np.ndarray:
+    """The frame drawn through a smooth rubber-sheet warp: each point moved by up to ``amount`` of the
+    long side along waves about two thirds of the frame long, so that straight card edges bow and a
+    card's corners are no longer a parallelogram's: cards that have curled or been bent in the hand,
+    a wavy cloth under them, a lens no model describes. The waves die away towards the frame's edges
+    (over a tenth of its size), so nothing is drawn from outside it. Fixed phases: the same warp every
+    run."""
+    h, w = image.shape[:2]
+    long = max(h, w)
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    k = np.float32(2 * np.pi / (0.65 * long))
+    across = np.clip(np.minimum(xs, w - 1 - xs) / (0.1 * w), 0, 1)
+    down = np.clip(np.minimum(ys, h - 1 - ys) / (0.1 * h), 0, 1)
+    taper = np.minimum(across, down)
+    a = np.float32(amount * long) * taper
+    mx = xs + a * (np.sin(k * ys + 0.7) + 0.5 * np.sin(1.7 * k * (xs + ys) + 2.1))
+    my = ys + a * (np.sin(k * xs + 1.9) + 0.5 * np.sin(1.3 * k * (xs - ys) + 0.4))
+    return cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
 FAULTS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "none": lambda im: im,
     "turned_90": lambda im: cv2.rotate(im, cv2.ROTATE_90_CLOCKWISE),
@@ -69,6 +89,7 @@ FAULTS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "jpeg_30": lambda im: _jpeg(im, 30),
     "noise_8": lambda im: _noisy(im, 8.0),
     "wide_lens": lambda im: _barrel(im, 0.15),
+    "bowed": lambda im: _bowed(im, 0.008),
     "greyscale": lambda im: cv2.cvtColor(cv2.cvtColor(im, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR),
 }
 
