@@ -3,12 +3,16 @@
     python tools/vision/per_card.py /tmp/ho60            # the recogniser as shipped
     python tools/vision/per_card.py /tmp/ho60 --oracle   # every visible index read at its TRUE corner
     python tools/vision/per_card.py /tmp/ho60 --montage /tmp/missed.png   # the missed cards' indices
+    python tools/vision/per_card.py /tmp/ho60 --why      # each missed card read at its TRUE corners
 
 A labelled card counts as read when a sighting of its code has its index corner (or outline centre)
 inside the card's true outline. ``--oracle`` separates reading from finding: it reads each visible
 index through the card's true homography, so what fails there is the reader's. ``--montage`` draws
 every missed card's visible indices, cut upright from the scene through their true corners and
-labelled with the code and the card's width in pixels: whether a person could read them.
+labelled with the code and the card's width in pixels: whether a person could read them. ``--why``
+sorts the missed cards by what reading their visible indices at the true corners gives: a back; the
+card (finding lost it: no frame at its index, or its reading dropped later); another card (the
+reader's); nothing sure enough.
 """
 
 from __future__ import annotations
@@ -86,6 +90,22 @@ def montage(root: Path, missed: list[tuple[str, dict]], per_row: int = 10) -> np
     return np.concatenate([np.concatenate(r + [blank] * (per_row - len(r)), axis=1) for r in rows])
 
 
+def at_truth(rec: Recognizer, image: np.ndarray, card: dict) -> list[str | None]:  # type: ignore[type-arg]
+    """What each visible upright index of ``card`` (its truth) reads through the card's true
+    homography: a code read at least ``min_confidence``, or None."""
+    outline = np.array(card["outline"], np.float32)
+    codes: list[str | None] = []
+    for k, shows in enumerate(card["index_visible"][:2]):  # the two upright indices
+        if not shows:
+            continue
+        dst = outline if k == 0 else outline[[2, 3, 0, 1]]
+        hom = cv2.getPerspectiveTransform(UNIT, dst)
+        frame = CornerFrame(dst[0].astype(float), np.array([1.0, 0]), np.array([0.0, 1]), _width(dst), hom)
+        r = rec.read_corner(image, frame)
+        codes.append(r.card if r is not None and r.confidence >= rec.min_confidence else None)
+    return codes
+
+
 def oracle(root: Path, rec: Recognizer) -> list[tuple[float, float, bool]]:
     """(card width, visible fraction, read right) for every visible upright index at its true corner."""
     truth = json.loads((root / "truth.json").read_text())
@@ -96,18 +116,29 @@ def oracle(root: Path, rec: Recognizer) -> list[tuple[float, float, bool]]:
             outline = np.array(card["outline"], np.float32)
             if card["code"] == "BK" or _width(outline) < 50:
                 continue
-            for k, shows in enumerate(card["index_visible"][:2]):  # the two upright indices
-                if not shows:
-                    continue
-                dst = outline if k == 0 else outline[[2, 3, 0, 1]]
-                hom = cv2.getPerspectiveTransform(UNIT, dst)
-                frame = CornerFrame(
-                    dst[0].astype(float), np.array([1.0, 0]), np.array([0.0, 1]), _width(dst), hom
-                )
-                r = rec.read_corner(image, frame)
-                right = r is not None and r.card == card["code"] and r.confidence >= rec.min_confidence
-                rows.append((_width(outline), float(card["visible"]), right))
+            for code in at_truth(rec, image, card):
+                rows.append((_width(outline), float(card["visible"]), code == card["code"]))
     return rows
+
+
+WHY = ("a back", "reads at its true corner", "misread at its true corner", "unread at its true corner")
+
+
+def why_missed(root: Path, rec: Recognizer) -> list[tuple[str, str, dict]]:  # type: ignore[type-arg]
+    """(reason from ``WHY``, scene, the card's truth) for every labelled card the recogniser missed."""
+    out = []
+    for _, _, hit, name, card in found(root, rec):
+        if hit:
+            continue
+        if card["code"] == "BK":
+            out.append((WHY[0], name, card))
+            continue
+        codes = at_truth(rec, cv2.imread(str(root / "images" / name)), card)
+        if card["code"] in codes:
+            out.append((WHY[1], name, card))
+        else:
+            out.append((WHY[2] if any(codes) else WHY[3], name, card))
+    return out
 
 
 def main() -> None:
@@ -115,10 +146,19 @@ def main() -> None:
     ap.add_argument("root", type=Path)
     ap.add_argument("--oracle", action="store_true")
     ap.add_argument("--montage", type=Path, help="write the missed cards' indices to this PNG")
+    ap.add_argument("--why", action="store_true", help="each missed card read at its true corners")
     a = ap.parse_args()
-    if a.oracle and a.montage:
-        ap.error("--montage draws the cards the recogniser missed: not with --oracle")
+    if a.oracle and (a.montage or a.why):
+        ap.error("--montage and --why look at the cards the recogniser missed: not with --oracle")
     rec = Recognizer("table")
+    if a.why:
+        reasons = why_missed(a.root, rec)
+        for reason, name, card in sorted(reasons, key=lambda t: (WHY.index(t[0]), t[1])):
+            width = _width(np.array(card["outline"]))
+            print(f"{reason}: {name} {card['code']} {width:.0f} px, {card['visible']:.2f} visible")
+        for reason in WHY:
+            print(f"{reason}: {sum(r == reason for r, _, _ in reasons)}")
+        return
     rows = (oracle if a.oracle else found)(a.root, rec)
     if a.montage:
         cv2.imwrite(str(a.montage), montage(a.root, [(r[3], r[4]) for r in rows if not r[2]]))
