@@ -90,3 +90,52 @@ def test_a_back_mostly_outside_the_frame_is_not_asked_for(tmp_path: Path) -> Non
                 left += 1
                 assert "BK" in optional[name]
     assert asked > 0 and left > 0
+
+
+def test_a_curled_card_bows_its_long_edges_and_keeps_its_corners() -> None:
+    # single cards only, big, so that the label map shows the edge's shape
+    def scene(curl: tuple[float, np.random.Generator] | None):  # type: ignore[no-untyped-def]
+        rng = np.random.default_rng(2)
+        return make_scene(
+            rng,
+            (640, 640),
+            TRAIN_FAMILIES,
+            [Deck(rng)],
+            max_cards=1,
+            min_card=120,
+            max_card=180,
+            layout_p=(1, 0, 0, 0, 0, 0),
+            curl=curl,
+        )
+
+    flat, curled = scene(None), scene((1.0, np.random.default_rng(3)))
+    assert len(flat.cards) == len(curled.cards)
+    whole = [k for k, c in enumerate(flat.cards) if c.visible > 0.98 and c.in_frame > 0.98]
+    assert whole  # a card lying whole in the frame, for its edge to be looked at
+    a, b = flat.cards[whole[0]], curled.cards[whole[0]]
+    # the curl has a generator of its own: the same card, at the same corners
+    assert a.code == b.code and np.allclose(a.outline, b.outline)
+    width = float(np.linalg.norm(a.outline[1] - a.outline[0]))
+    # the label map's long edge at mid-length: moved across by 2-6 % of a card width
+    across = (a.outline[1] - a.outline[0]) / width
+
+    def edge_offset(labels: np.ndarray, ident: int) -> float:
+        mid = (a.outline[0] + a.outline[3]) / 2
+        ts = np.arange(-0.2, 0.2, 0.002) * width
+        inside = [
+            labels[int(round(p[1])), int(round(p[0]))] == ident
+            for p in (mid + t * across for t in ts)
+            if 0 <= p[0] < labels.shape[1] and 0 <= p[1] < labels.shape[0]
+        ]
+        return float(ts[int(np.argmax(inside))])  # the first point on the card, crossing the edge
+
+    moved = abs(edge_offset(curled.labels, b.ident) - edge_offset(flat.labels, a.ident)) / width
+    assert 0.015 < moved < 0.07
+    # its index boxes follow the ink: near the corner the bow is small, never more than the curl
+    for q0, q1 in zip(a.index_quads, b.index_quads, strict=True):
+        shift = np.abs(q1 - q0).max() / width
+        assert shift < 0.06
+    assert any(
+        np.abs(q1 - q0).max() > 0.005 * width for q0, q1 in zip(a.index_quads, b.index_quads, strict=True)
+    )
+    assert not np.array_equal(flat.image, curled.image)

@@ -13,7 +13,8 @@ hands, a phone, a shoe, paper), uneven light, hard and soft shadows, glare, colo
 noise and JPEG; sometimes drawn large and downscaled. Card widths run from 8 px to 60 % of the
 frame's short side. ``--mirror 0.5`` deals half the rows, hands and fans the other way round (each
 card under the one before it, so that a card below shows its right-hand corners), the scenes
-otherwise those of the same seed.
+otherwise those of the same seed; ``--curl 0.5`` draws half the cards curled (their long edges bowed
+2–6 % of a card width at the middle, as a curled card seen at an angle shows them), likewise.
 
 Splits: ``train`` draws from the training families and one seed range; ``held-out`` from
 ``backgrounds.HELD_OUT_FAMILIES`` only, with seeds training never uses (the caller's ``--seed``).
@@ -159,6 +160,51 @@ def _rounded_outline(radius: float, n: int = 5) -> np.ndarray:
         for a in np.radians(np.linspace(a0, a0 + 90, n)):
             pts.append((cx + r * np.cos(a), cy + r * np.sin(a)))
     return np.array(pts)
+
+
+CURL = (0.02, 0.06)  # card widths: how far a curled card's long edges bow out of line at their middles
+
+
+def _bent(p: np.ndarray, bow: float) -> np.ndarray:
+    """Card-unit points ``p`` (N × 2) of a card whose long edges bow sideways by ``bow`` card widths at
+    their middles, its corners where they were: a curled card seen from an angle (its silhouette's long
+    sides are arcs), a card bent in the hand."""
+    q = np.array(p, np.float64, copy=True).reshape(-1, 2)
+    q[:, 0] += bow * np.sin(np.pi * q[:, 1] / CARD_ASPECT)
+    return q
+
+
+def _dense(poly: np.ndarray, step: float = 0.05) -> np.ndarray:
+    """The closed polygon ``poly`` (card units) with points at most ``step`` apart along its sides, so
+    that it stays a smooth outline once bent."""
+    out = []
+    for a, b in zip(poly, np.roll(poly, -1, axis=0), strict=True):
+        k = max(1, int(np.ceil(np.linalg.norm(b - a) / step)))
+        out += [a + (b - a) * t for t in np.arange(k) / k]
+    return np.array(out)
+
+
+def _draw_bent(
+    face: np.ndarray, m: np.ndarray, size: tuple[int, int], bow: float, shrink: bool
+) -> np.ndarray:
+    """``face`` drawn as ``cv2.warpPerspective(face, m, size)`` would draw it, but bent by ``bow``
+    (``_bent``): each destination pixel taken back through ``m`` to the bent card, then unbent. With
+    ``shrink`` the face is first area-averaged to about the width it is drawn at (no aliasing)."""
+    fh, fw = face.shape[:2]
+    w, h = size
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float64)
+    pts = np.stack([xs.ravel(), ys.ravel()], axis=1).reshape(-1, 1, 2)
+    src = cv2.perspectiveTransform(pts, np.linalg.inv(m)).reshape(h, w, 2)
+    fx = src[..., 0] - bow * fw * np.sin(np.pi * src[..., 1] / fh)  # face pixels, unbent
+    fy = src[..., 1]
+    if shrink:
+        ends = cv2.perspectiveTransform(np.array([[[0.0, 0.0]], [[fw, 0.0]]]), m).reshape(2, 2)
+        f = min(1.0, max(float(np.linalg.norm(ends[1] - ends[0])), 8.0) / fw)
+        if f < 1.0:
+            small = (max(1, round(fw * f)), max(1, round(fh * f)))
+            fx, fy = (fx + 0.5) * small[0] / fw - 0.5, (fy + 0.5) * small[1] / fh - 0.5
+            face = cv2.resize(face, small, interpolation=cv2.INTER_AREA)
+    return cv2.remap(face, fx.astype(np.float32), fy.astype(np.float32), cv2.INTER_LINEAR, borderValue=0)
 
 
 def _view(rng: np.random.Generator, w: int, h: int, card_px: float) -> np.ndarray:
@@ -412,14 +458,16 @@ def make_scene(
     layout_p: tuple[float, ...] = LAYOUT_P,
     max_card: float | None = None,
     mirror: tuple[float, np.random.Generator] | None = None,
+    curl: tuple[float, np.random.Generator] | None = None,
 ) -> Scene:
     """One scene ``size`` = (w, h) with its label map and card truths. Cards are drawn from a pool
     holding each face once, the joker twice and the back ``backs`` times. That share
     ``back_designs`` of the backs gets art of its own (``varied_back``: borderless, dense or bold
     lattices, diamonds, stripes, dots, checks) instead of the deck's; ``layout_p`` weighs single,
     scatter, row, hand, fan and stack; ``mirror`` deals a share of the rows, hands and fans the other
-    way round (``_place``). The defaults are what the benchmark folders were written with (same
-    scenes, byte for byte)."""
+    way round (``_place``); ``curl`` = (share, generator of its own) draws that share of the cards
+    curled (``_bent``: long edges bowed by ``CURL`` card widths either way, the corners in place). The
+    defaults are what the benchmark folders were written with (same scenes, byte for byte)."""
     w, h = size
     light_share = [f for f in families if f in LIGHT]
     use_light = bool(light_share) and rng.random() < 0.4  # at least a third of draws: light tables
@@ -451,8 +499,11 @@ def make_scene(
         def to_image(p: np.ndarray) -> np.ndarray:
             return cv2.perspectiveTransform(np.asarray(p, np.float64).reshape(-1, 1, 2), view).reshape(-1, 2)
 
+        bow = 0.0
+        if curl is not None and curl[1].random() < curl[0]:
+            bow = float(curl[1].uniform(*CURL) * curl[1].choice([-1.0, 1.0]))
         corners = to_image(to_plane(np.array([[0, 0], [1, 0], [1, CARD_ASPECT], [0, CARD_ASPECT]])))
-        poly = to_image(to_plane(outline_unit))
+        poly = to_image(to_plane(_bent(_dense(outline_unit), bow) if bow else outline_unit))
         if not np.isfinite(corners).all() or np.abs(corners).max() > 4 * max(W, H):
             continue
         own_art = back_designs > 0 and code == "BK" and rng.random() < back_designs
@@ -461,15 +512,19 @@ def make_scene(
         m = cv2.getPerspectiveTransform(
             np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32), corners.astype(np.float32)
         )
-        x0, y0 = np.floor(corners.min(axis=0)).astype(int) - 2
-        x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 3
+        drawn = poly if bow else corners  # a bent card's sides bow out past its corners
+        x0, y0 = np.floor(drawn.min(axis=0)).astype(int) - 2
+        x1, y1 = np.ceil(drawn.max(axis=0)).astype(int) + 3
         x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, W), min(y1, H)
         if x1 - x0 < 2 or y1 - y0 < 2:
             continue
         shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], float)
-        warped = cv2.warpPerspective(
-            face, shift @ m, (x1 - x0, y1 - y0), flags=cv2.INTER_AREA if ss > 1 else cv2.INTER_LINEAR
-        )
+        if bow:
+            warped = _draw_bent(face, shift @ m, (x1 - x0, y1 - y0), bow, ss > 1)
+        else:
+            warped = cv2.warpPerspective(
+                face, shift @ m, (x1 - x0, y1 - y0), flags=cv2.INTER_AREA if ss > 1 else cv2.INTER_LINEAR
+            )
         mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
         cv2.fillPoly(mask, [np.round((poly - [x0, y0]) * 4).astype(np.int32)], 255, cv2.LINE_AA, 2)
         alpha = mask.astype(np.float32)[..., None] / 255
@@ -480,7 +535,7 @@ def make_scene(
         roi[:] = roi * (1 - alpha) + warped.astype(np.float32) * alpha
         lab = labels[y0:y1, x0:x1]
         lab[mask > 127] = ident
-        iq = tuple(to_image(to_plane(q)) for q in deck.index_quads(code))
+        iq = tuple(to_image(to_plane(_bent(q, bow))) for q in deck.index_quads(code))
         in_frame = min(1.0, float((mask > 127).sum()) / max(1.0, cv2.contourArea(poly.astype(np.float32))))
         truths.append((code, corners, iq, ident, int((mask > 127).sum()), in_frame))
     occ = np.zeros((H, W), bool)
@@ -683,14 +738,17 @@ def write_benchmark(
     max_card: float | None = None,
     four_colour: bool = False,
     mirror: float = 0.0,
+    curl: float = 0.0,
 ) -> None:
     """A scene folder ``dealer vision eval`` reads (``labels.json``: the cards a reader must find;
     ``optional.json``: those it may, being too small or showing no index), plus ``truth.json``.
     ``four_colour``: every deck four-colour; ``mirror``: that share of the rows, hands and fans dealt
-    the other way round (each card under the one before it). Either way the scenes are otherwise
-    those of the same seed: their choices come from a generator of their own."""
+    the other way round (each card under the one before it); ``curl``: that share of the cards drawn
+    curled (``make_scene``). Either way the scenes are otherwise those of the same seed: their choices
+    come from a generator of their own."""
     rng = np.random.default_rng(seed)
     flip = (mirror, np.random.default_rng([seed, 1])) if mirror else None
+    curled = (curl, np.random.default_rng([seed, 2])) if curl else None
     families = HELD_OUT_FAMILIES if split == "held-out" else TRAIN_FAMILIES
     (out / "images").mkdir(parents=True, exist_ok=True)
     labels: dict[str, list[str]] = {}
@@ -700,7 +758,15 @@ def write_benchmark(
     for i in range(count):
         w, h = size if rng.random() < 0.7 else (size[1], size[0])
         scene = make_scene(
-            rng, (w, h), families, decks, max_cards=10, min_card=READABLE, max_card=max_card, mirror=flip
+            rng,
+            (w, h),
+            families,
+            decks,
+            max_cards=10,
+            min_card=READABLE,
+            max_card=max_card,
+            mirror=flip,
+            curl=curled,
         )
         name = f"scene_{i:03d}.jpg"
         cv2.imwrite(str(out / "images" / name), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
@@ -732,11 +798,15 @@ def main() -> None:
     ap.add_argument(
         "--mirror", type=float, default=0.0, help="share of rows, hands and fans dealt the other way round"
     )
+    ap.add_argument(
+        "--curl", type=float, default=0.0, help="share of the cards drawn curled (bowed long edges)"
+    )
     a = ap.parse_args()
-    if not 0.0 <= a.mirror <= 1.0:
-        ap.error(f"--mirror is a share from 0 to 1, got {a.mirror}")
+    for name in ("mirror", "curl"):
+        if not 0.0 <= getattr(a, name) <= 1.0:
+            ap.error(f"--{name} is a share from 0 to 1, got {getattr(a, name)}")
     w, h = (int(v) for v in a.size.split("x"))
-    write_benchmark(a.out, a.split, a.count, a.seed, (w, h), a.max_card, a.four_colour, a.mirror)
+    write_benchmark(a.out, a.split, a.count, a.seed, (w, h), a.max_card, a.four_colour, a.mirror, a.curl)
 
 
 if __name__ == "__main__":
