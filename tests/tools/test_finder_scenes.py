@@ -14,7 +14,7 @@ TOOLS = Path(__file__).resolve().parents[2] / "tools" / "vision"
 sys.path.insert(0, str(TOOLS))
 
 from backgrounds import TRAIN_FAMILIES  # noqa: E402
-from scenes import FACE_PX, Deck, make_scene, targets, varied_back, write_benchmark  # noqa: E402
+from scenes import FACE_PX, Deck, corner_affine, make_scene, targets, varied_back, write_benchmark  # noqa: E402
 
 from vision.render import CARD_ASPECT  # noqa: E402
 
@@ -139,3 +139,21 @@ def test_a_curled_card_bows_its_long_edges_and_keeps_its_corners() -> None:
         np.abs(q1 - q0).max() > 0.005 * width for q0, q1 in zip(a.index_quads, b.index_quads, strict=True)
     )
     assert not np.array_equal(flat.image, curled.image)
+    # the truth a corner network learns from: the long edge turned as it leaves the corner, so that
+    # in the curled card's local frame its index lies where the flat card's lies in its own
+    assert a.bow == 0.0 and 0.02 <= abs(b.bow) <= 0.06
+    assert "bow" in b.to_json() and "bow" not in a.to_json()
+    k = int(np.argmax(b.index_visible))
+
+    def place(quad: np.ndarray, bow: float) -> np.ndarray:  # the index middle in card widths from the corner
+        corner, s_vec, l_vec = corner_affine(b.outline, k, bow)
+        return np.linalg.solve(np.c_[s_vec, l_vec], quad.mean(axis=0) - corner)
+
+    flat_place = place(a.index_quads[k], 0.0)
+    turned = float(np.linalg.norm(place(b.index_quads[k], b.bow) - flat_place))
+    unturned = float(np.linalg.norm(place(b.index_quads[k], 0.0) - flat_place))
+    assert turned < 0.005 and unturned > 5 * turned  # (a flat card's frame there is off by ~0.01)
+    flat_l = corner_affine(b.outline, k)[2]
+    bent_l = corner_affine(b.outline, k, b.bow)[2]
+    turn = np.degrees(np.arccos(np.dot(flat_l, bent_l) / np.linalg.norm(flat_l) / np.linalg.norm(bent_l)))
+    assert turn > 1.0

@@ -49,7 +49,7 @@ def _truths(scene: dict) -> list[tuple[int, tuple[np.ndarray, np.ndarray, np.nda
         outline = np.array(card["outline"], np.float64)
         for k, shows in enumerate(card["index_visible"]):
             if shows:
-                t = corner_affine(outline, k)
+                t = corner_affine(outline, k, float(card.get("bow", 0.0)))
                 out.append((n, t, float(np.linalg.norm(t[1]))))
     return out
 

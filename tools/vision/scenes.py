@@ -50,7 +50,8 @@ class CardTruth:
 
     ``visible`` is the uncovered fraction of the part inside the frame (what the training scripts
     weigh); ``in_frame`` the fraction of the whole card inside the frame; ``shown`` their product,
-    how much of the card a camera shows."""
+    how much of the card a camera shows. ``bow``: how far its long edges bow at their middles, in card
+    widths (``_bent``; 0 for a flat card)."""
 
     code: str
     outline: np.ndarray  # (4, 2) image pixels
@@ -59,13 +60,14 @@ class CardTruth:
     index_visible: tuple[bool, ...]
     ident: int
     in_frame: float = 1.0
+    bow: float = 0.0
 
     @property
     def shown(self) -> float:
         return self.visible * self.in_frame
 
     def to_json(self) -> dict[str, object]:
-        return {
+        out: dict[str, object] = {
             "code": self.code,
             "outline": self.outline.round(2).tolist(),
             "index_quads": [q.round(2).tolist() for q in self.index_quads],
@@ -73,6 +75,9 @@ class CardTruth:
             "visible": round(self.visible, 3),
             "in_frame": round(self.in_frame, 3),
         }
+        if self.bow:
+            out["bow"] = round(self.bow, 4)
+        return out
 
 
 @dataclass(frozen=True)
@@ -537,7 +542,7 @@ def make_scene(
         lab[mask > 127] = ident
         iq = tuple(to_image(to_plane(_bent(q, bow))) for q in deck.index_quads(code))
         in_frame = min(1.0, float((mask > 127).sum()) / max(1.0, cv2.contourArea(poly.astype(np.float32))))
-        truths.append((code, corners, iq, ident, int((mask > 127).sum()), in_frame))
+        truths.append((code, corners, iq, ident, int((mask > 127).sum()), in_frame, bow))
     occ = np.zeros((H, W), bool)
     occluders: list[tuple[str, np.ndarray]] = []
     for _ in range(int(rng.poisson(1.2))):
@@ -559,14 +564,14 @@ def make_scene(
         out = cv2.imdecode(enc, cv2.IMREAD_COLOR)
     counts = np.bincount(labels.ravel(), minlength=len(placements) + 1)
     cards = []
-    for code, corners, iq, ident, full, in_frame in truths:
+    for code, corners, iq, ident, full, in_frame, bow in truths:
         vis = counts[ident] / max(1, full / (ss * ss))
         if counts[ident] == 0:
             continue
         iv = tuple(bool(_index_shows(labels, q / ss, ident)) for q in iq)
         cards.append(
             CardTruth(
-                code, corners / ss, tuple(q / ss for q in iq), float(min(1.0, vis)), iv, ident, in_frame
+                code, corners / ss, tuple(q / ss for q in iq), float(min(1.0, vis)), iv, ident, in_frame, bow
             )
         )
     return Scene(out, labels, tuple(cards), family, tuple((k, q / ss) for k, q in occluders))
@@ -683,15 +688,17 @@ REGRESSION = ("dx", "dy", "sx", "sy", "lx", "ly", "weight")
 _STEP = 0.3  # the local affine at a corner is measured over this many card widths
 
 
-def corner_affine(outline: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def corner_affine(outline: np.ndarray, k: int, bow: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The card corner of index ``k`` in image pixels and the two edge vectors from it: ``s`` along
     the short edge (length = the card's width there) and ``l`` along the long edge, scaled per card
     width, so that corner + u·s + v·l is the card point (u, v) card widths from that corner, to first
-    order (the local affine of the card's homography at the corner)."""
+    order (the local affine of the card's homography at the corner; of a curled card's, ``bow``, the
+    long edge turned as it leaves the corner)."""
     unit = np.array([[0, 0], [1, 0], [1, CARD_ASPECT], [0, CARD_ASPECT]], np.float32)
     hom = cv2.getPerspectiveTransform(unit, np.asarray(outline, np.float32))
     c, sd, ld = (np.array(v) for v in INDEX_CORNERS[k])
-    pts = np.array([c, c + _STEP * sd, c + _STEP * ld], np.float64).reshape(-1, 1, 2)
+    pts = np.array([c, c + _STEP * sd, c + _STEP * ld], np.float64)
+    pts = (_bent(pts, bow) if bow else pts).reshape(-1, 1, 2)
     img = cv2.perspectiveTransform(pts, hom).reshape(-1, 2)
     return img[0], (img[1] - img[0]) / _STEP, (img[2] - img[0]) / _STEP
 
@@ -711,7 +718,7 @@ def regression_targets(scene: Scene, stride: int = 4) -> np.ndarray:
         for k, (q, shows) in enumerate(zip(c.index_quads, c.index_visible, strict=True)):
             if not shows:
                 continue
-            corner, s, long = corner_affine(c.outline, k)
+            corner, s, long = corner_affine(c.outline, k, c.bow)
             qc = q.mean(axis=0)
             width = float(np.linalg.norm(s))
             r = max(2.2 * stride, 0.1 * width)  # scene pixels: the 3×3 output pixels round any peak

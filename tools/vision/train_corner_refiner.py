@@ -50,7 +50,7 @@ def truth_frames(cards) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, float,
     for c in cards:
         for k, shows in enumerate(c.index_visible):
             if shows:
-                corner, s, long = corner_affine(c.outline, k)
+                corner, s, long = corner_affine(c.outline, k, c.bow)
                 out.append((corner, s, long, float(c.visible), float(np.linalg.norm(s))))
     return out
 
@@ -67,24 +67,27 @@ def error_in_truth(truth: tuple, frame: tuple) -> np.ndarray | None:  # type: ig
     return np.array([d[0], d[1], b[0, 0] - 1, b[1, 0], b[0, 1], b[1, 1] - 1])
 
 
-def generate(out: Path, shards: int, per_shard: int, seed: int, first: int = 0, workers: int = 1) -> None:
+def generate(
+    out: Path, shards: int, per_shard: int, seed: int, first: int = 0, workers: int = 1, curl: float = 0.0
+) -> None:
     """Shards ``first`` … ``first + shards - 1`` (each deterministic from its number), in
-    ``workers`` processes."""
+    ``workers`` processes; ``curl``: the share of cards drawn curled (``scenes.make_scene``)."""
     out.mkdir(parents=True, exist_ok=True)
     todo = [k for k in range(first, first + shards) if not (out / f"shard_{k:03d}.npz").exists()]
     if workers <= 1:
         for k in todo:
-            _shard(out, k, per_shard, seed)
+            _shard(out, k, per_shard, seed, curl)
         return
     from multiprocessing import Pool
 
     with Pool(workers) as pool:
-        pool.starmap(_shard, [(out, k, per_shard, seed) for k in todo], chunksize=1)
+        pool.starmap(_shard, [(out, k, per_shard, seed, curl) for k in todo], chunksize=1)
 
 
-def _shard(out: Path, k: int, per_shard: int, seed: int) -> None:
+def _shard(out: Path, k: int, per_shard: int, seed: int, curl: float = 0.0) -> None:
     """One shard of crops round every visible index corner of training-split scenes (640×480, some
-    1280×960), each with its true frame in crop pixels and the shipped finder's error there."""
+    1280×960), each with its true frame in crop pixels and the shipped finder's error there; that
+    share ``curl`` of the cards curled, from a generator of its own (none: the shard as before)."""
     import cv2
     from backgrounds import TRAIN_FAMILIES
     from scenes import Deck, make_scene
@@ -95,6 +98,7 @@ def _shard(out: Path, k: int, per_shard: int, seed: int) -> None:
     cv2.setNumThreads(1)
     path = out / f"shard_{k:03d}.npz"
     rng = np.random.default_rng(_scene_seed(seed, k))
+    curled = (curl, np.random.default_rng([_scene_seed(seed, k), 2])) if curl else None
     decks = [Deck(rng) for _ in range(6)]
     crops: list[np.ndarray] = []
     frames, errs, meta = [], [], []
@@ -103,7 +107,9 @@ def _shard(out: Path, k: int, per_shard: int, seed: int) -> None:
         size = (1280, 960) if big else (640, 480)
         if rng.random() < 0.3:
             size = size[::-1]
-        scene = make_scene(rng, size, TRAIN_FAMILIES, decks, max_cards=12, min_card=22 if not big else 40)
+        scene = make_scene(
+            rng, size, TRAIN_FAMILIES, decks, max_cards=12, min_card=22 if not big else 40, curl=curled
+        )
         truths = [t for t in truth_frames(scene.cards) if t[4] >= 18]
         if not truths:
             continue
@@ -402,9 +408,10 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--weights", type=Path, default=Path("/tmp/corner_refiner.pt"))
     ap.add_argument("--out", type=Path, default=Path("vision/models/corner_refiner.onnx"))
+    ap.add_argument("--curl", type=float, default=0.0, help="generate: share of the cards drawn curled")
     a = ap.parse_args()
     if a.what in ("generate", "all"):
-        generate(a.data[0], a.shards, a.per_shard, a.seed, a.first, a.workers)
+        generate(a.data[0], a.shards, a.per_shard, a.seed, a.first, a.workers, a.curl)
     if a.what in ("train", "all"):
         train(a.data, a.weights, a.steps, a.seed, a.minutes, a.batch, a.lr, a.val_shards)
     if a.what in ("export", "all"):

@@ -44,10 +44,12 @@ def generate(
     backs: int = 6,
     back_designs: float = 0.0,
     layout_p: tuple[float, ...] | None = None,
+    curl: float = 0.0,
 ) -> None:
     """Write ``shards`` npz files of ``per_shard`` scenes each (images and uint8 targets). ``backs``,
     ``back_designs`` and ``layout_p`` go to ``scenes.make_scene`` (the backs stage; the first stage
-    keeps their defaults)."""
+    keeps their defaults); so does ``curl``, the share of cards drawn curled, from a generator of its
+    own (without it the shards are as before, byte for byte)."""
     import cv2
     from backgrounds import TRAIN_FAMILIES
     from scenes import LAYOUT_P, Deck, make_scene, regression_targets, targets
@@ -59,6 +61,7 @@ def generate(
         if path.exists():
             continue
         rng = np.random.default_rng(seed * 1000 + k)
+        curled = (curl, np.random.default_rng([seed * 1000 + k, 2])) if curl else None
         decks = [Deck(rng) for _ in range(6)]
         imgs, tgts, regs = [], [], []
         for _ in range(per_shard):
@@ -70,6 +73,7 @@ def generate(
                 backs=backs,
                 back_designs=back_designs,
                 layout_p=layout_p or LAYOUT_P,
+                curl=curled,
             )
             imgs.append(s.image)
             tgts.append((targets(s, STRIDE) * 255).round().astype(np.uint8))
@@ -317,10 +321,11 @@ def main() -> None:
     ap.add_argument("--teacher", type=Path, default=None, help="train: index and corner maps from this net")
     ap.add_argument("--layouts", default="", help="generate: single,scatter,row,hand,fan,stack weights")
     ap.add_argument("--init-onnx", type=Path, default=None, help="train: fine-tune this exported finder")
+    ap.add_argument("--curl", type=float, default=0.0, help="generate: share of the cards drawn curled")
     a = ap.parse_args()
     layout_p = tuple(float(v) for v in a.layouts.split(",")) if a.layouts else None
     if a.what in ("generate", "all"):
-        generate(a.data[0], a.shards, a.per_shard, a.seed, a.first, a.backs, a.back_designs, layout_p)
+        generate(a.data[0], a.shards, a.per_shard, a.seed, a.first, a.backs, a.back_designs, layout_p, a.curl)
     if a.what in ("train", "all"):
         train(
             a.data,
