@@ -74,6 +74,9 @@ APART = 0.35  # card widths between two copies' corners, at least (one corner re
 # a card read surely through an outline this much wider than a frame's card holds that frame only at its
 # index (``_Sure``): the outline is a whole hand's
 OVERSIZED = 0.2
+# the evidence of a card read surely at one index corner of a quad whose other index corner does not look
+# alike: the quad may be traced round two cards, the lower one's index inside it (``_Sure``)
+UNLIKE_FAR = "its far index corner unlike the one read"
 ALONG = np.cos(np.radians(20.0))  # a frame axis within this angle of a back's edge runs along it
 ROW_ROUNDS = 4  # a row's ends are walked this many steps at most
 # an index read this surely is not read again through the frames of a merged region's corners or of
@@ -279,7 +282,9 @@ def _unexplained_boxes(
     first pass (``maps``, ``frames``): each frame none of them holds, ``WINDOW_REACH`` of its card
     widths each way, and the card surface none covers (half the narrowest such card across, at
     least); None where no card is read surely."""
-    sure = _Sure(known, frames)
+    # (a quad read surely whose far corner looked unlike its index still explains its outline: the
+    # frames inside it are read at the first pass's size, not looked for again)
+    sure = _Sure(known, frames, loose=False)
     if not sure.cards:
         return None
     boxes = []
@@ -894,7 +899,9 @@ class _Sure:
     a back read whole, running into the back along its edges, is its lattice; any other is a card
     lying on the back whose index shows there, read only when it reads surely (:meth:`on_a_back`)."""
 
-    def __init__(self, known: list[Sighting], frames: list[IndexFrame] | None = None) -> None:
+    def __init__(
+        self, known: list[Sighting], frames: list[IndexFrame] | None = None, loose: bool = True
+    ) -> None:
         self.known, self.frames = known, frames or []
         self.width: float | None = None  # the cards' in view (``width_in_view``), found on first use
         self.cards = cards = [o for o in known if o.confidence >= SURE]
@@ -912,6 +919,7 @@ class _Sure:
         # of each four-corner outline read at an index: its width (its index, ``_index``, made on first use)
         self.widths = np.array([short_side(q) for q in sure])
         self.indexed = np.array([bool(o.index_corner) and len(o.outline) == 4 for o in cards], bool)
+        self.loose = np.array([loose and UNLIKE_FAR in o.evidence for o in cards], bool)
         self.indices: dict[int, TakenIndices] = {}
 
     def holds(self, fr: IndexFrame) -> bool:
@@ -957,13 +965,14 @@ class _Sure:
 
     def _wide(self, f: CornerFrame) -> np.ndarray:
         """Which cards read surely were read through a whole hand's outline, by frame ``f``'s card and
-        the cards in view (a frame's regressed width may be far off)."""
+        the cards in view (a frame's regressed width may be far off), or through a quad whose far index
+        corner did not look like the one read (``UNLIKE_FAR``): each holds frames only at its index."""
         wide = self.indexed & (self.widths > (1 + OVERSIZED) * f.width)
         if wide.any():
             if self.width is None:
                 self.width = width_in_view(self.frames, self.known)
             wide &= self.widths > (1 + OVERSIZED) * self.width
-        return wide
+        return wide | (self.indexed & self.loose)
 
     def on_a_back(self, fr: IndexFrame) -> bool:
         """Whether frame ``fr`` is at a corner of a back read whole but not surely (and, unless
@@ -1035,7 +1044,25 @@ def _same_card(
             return True
     if card != whole.card and confidence >= SURE > whole.confidence:
         return False
+    if confidence >= SURE and _another_rank_unread(whole, card, at):
+        return False
     return float(np.hypot(*(theirs - at.frame.origin).T).min()) < 0.1 * width
+
+
+def _another_rank_unread(whole: Sighting, card: str, at: IndexFrame) -> bool:
+    """Whether ``card`` is of another rank than ``whole`` (read at its index through a four-corner
+    outline) and upright frame ``at`` lies at a corner of that outline other than the one read: there
+    its own far index reads its own code (a misread one most often another suit), and a bare corner
+    shows nothing, so another rank read there is another card's index — an outline traced round two
+    cards, one under the other, ends at the lower card's corner."""
+    if at.sideways or not whole.index_corner or len(whole.outline) != 4 or card in (BACK, JOKER):
+        return False
+    if whole.card in (BACK, JOKER) or whole.card[:-1] == card[:-1]:
+        return False
+    outline = np.asarray(whole.outline, np.float64)
+    middle = np.mean(np.asarray(whole.index_corner, np.float64), axis=0)
+    unread = np.delete(outline, int(np.argmin(np.hypot(*(outline - middle).T))), axis=0)
+    return bool(_near(unread, at.frame).any())
 
 
 def index_point(f: IndexFrame) -> tuple[float, float]:

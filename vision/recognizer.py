@@ -52,6 +52,7 @@ from vision.index import (
 from vision.index_frames import (
     COPY_MIN,
     SURE,
+    UNLIKE_FAR,
     FrameStep,
     TakenIndices,
     find_frames,
@@ -325,6 +326,7 @@ class Recognizer:
     def _read_quad(self, image: np.ndarray, quad: CardQuad, colour: bool) -> Sighting | None:
         readings: list[Reading] = []
         index = _IndexCorners(image, quad)  # each cut and segmented once, however often looked at
+        unlike = False  # read surely at corner 0, its far corner not alike: maybe a quad round two cards
         for k in (0, 2):
             r = self._read_cut(*index.corner(k), False, colour)[0]
             if r is not None:
@@ -332,6 +334,7 @@ class Recognizer:
                 if r.confidence >= 0.9:  # one sure corner is enough, unless the other shows another card
                     if k == 0 and (other := self._another_card(index, r, colour)):
                         readings.append(other)
+                    unlike = k == 0 and not index.alike(0, 2)
                     break
         good = [r for r in readings if r.confidence >= self.min_confidence]
         if not good and self._is_back(image, quad, index, readings):
@@ -371,7 +374,8 @@ class Recognizer:
                 min(1.0, conf),
                 outline,
                 best.index_corner,
-                evidence=tuple(f"{r.card}:{r.confidence:.2f}" for r in readings),
+                evidence=tuple(f"{r.card}:{r.confidence:.2f}" for r in readings)
+                + ((UNLIKE_FAR,) if unlike else ()),
             )
         if self.mode == "table" and self.face_check and (face := faces_alone(image, [quad.corners])[0]):
             return face  # no index to read, but pips to count

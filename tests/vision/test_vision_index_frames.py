@@ -245,6 +245,80 @@ def test_a_copy_partly_under_a_card_read_whole_is_not_that_card_read_again() -> 
     assert again(far, 0.99)  # its own far index, turned half round
 
 
+def test_another_rank_read_surely_at_a_sure_cards_unread_corner_is_another_card() -> None:
+    # a quad traced round two cards of a pile, read surely at its top card's index: its far corner is
+    # the lower card's, whose index reads another rank there
+    first = frame_from_vectors(np.array([100.0, 100.0]), np.array([80.0, 0.0]), np.array([0.0, 80.0]))
+    index = ((104.0, 104.0), (116.0, 104.0), (116.0, 124.0), (104.0, 124.0))  # at the first corner
+    whole = Sighting("5S", 0.97, tuple(map(tuple, first.outline())), index)  # type: ignore[arg-type]
+    far = frame_from_vectors(np.array([180.0, 212.0]), np.array([-80.0, 0.0]), np.array([0.0, -80.0]))
+    # (a card beneath, lying across: upright with its corner at the top card's bare corner)
+    bare = frame_from_vectors(np.array([180.0, 100.0]), np.array([0.0, 80.0]), np.array([-80.0, 0.0]))
+    assert not bare.sideways and not far.sideways
+
+    def again(code: str, frame: IndexFrame, confidence: float = 0.99) -> bool:
+        return index_frames._same_card(whole, code, None, frame, confidence)
+
+    assert not again("QC", far) and not again("QC", bare)  # another rank, sure: another card
+    assert again("5C", far)  # the same rank: most often this card's own far index, its suit misread
+    assert again("QC", far, 0.8)  # not sure enough to stand against a card read surely
+    at_its_index = frame_from_vectors(np.array([101.0, 99.0]), np.array([80.0, 0.0]), np.array([0.0, 80.0]))
+    assert again("QC", at_its_index)  # the corner it was read at is its own
+
+
+def test_a_sure_card_whose_far_corner_looked_unlike_its_index_holds_only_its_index() -> None:
+    first = frame_from_vectors(np.array([100.0, 100.0]), np.array([80.0, 0.0]), np.array([0.0, 80.0]))
+    index = ((104.0, 104.0), (116.0, 104.0), (116.0, 124.0), (104.0, 124.0))
+    outline = tuple(map(tuple, first.outline()))
+    plain = Sighting("5S", 0.97, outline, index, evidence=("5S:0.97",))  # type: ignore[arg-type]
+    unlike = Sighting("5S", 0.97, outline, index, evidence=("5S:0.97", index_frames.UNLIKE_FAR))  # type: ignore[arg-type]
+    # a frame whose index lies inside the outline, away from the card's index corners
+    inside = frame_from_vectors(np.array([150.0, 160.0]), np.array([70.0, 0.0]), np.array([0.0, 70.0]))
+    at_index = frame_from_vectors(np.array([101.0, 101.0]), np.array([80.0, 0.0]), np.array([0.0, 80.0]))
+    sure_plain, sure_unlike = index_frames._Sure([plain]), index_frames._Sure([unlike])
+    assert sure_plain.holds(inside) and not sure_plain.in_a_hand(inside)
+    # held no longer: read, and kept only where it reads another code surely (``in_a_hand``)
+    assert not sure_unlike.holds(inside) and sure_unlike.in_a_hand(inside)
+    assert sure_unlike.holds(at_index)  # its own index is still its own
+    # the small-card passes still take the outline as explained
+    assert index_frames._Sure([unlike], loose=False).holds(inside)
+
+
+def test_a_card_beneath_a_quad_whose_far_corner_looked_unlike_its_index_is_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a training-family scene of piles (the generator's own seed): one quad traced round two cards
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools" / "vision"))
+    from backgrounds import TRAIN_FAMILIES
+    from scenes import READABLE, Deck, make_scene
+
+    rng = np.random.default_rng(50)
+    scene = make_scene(
+        rng,
+        (1280, 960),
+        TRAIN_FAMILIES,
+        [Deck(rng)],
+        max_cards=8,
+        min_card=READABLE,
+        layout_p=(0.1, 0.2, 0.1, 0.2, 0.1, 0.3),
+    )
+    wanted = Counter(
+        c.code
+        for c in scene.cards
+        if np.linalg.norm(c.outline[1] - c.outline[0]) >= READABLE
+        and (any(c.index_visible) or (c.code == "BK" and c.shown > 0.5))
+    )
+    rec = Recognizer("table")
+    assert Counter(s.card for s in rec.recognize(scene.image)) == wanted
+    # a card read surely holding every frame on its outline, as before: the card beneath is lost
+    monkeypatch.setattr(index_frames, "UNLIKE_FAR", "(never)")
+    read = Counter(s.card for s in rec.recognize(scene.image))
+    assert sum((read & wanted).values()) < sum(wanted.values())
+
+
 def test_a_sure_index_at_the_corner_of_a_quad_read_unsurely_as_another_card_is_its_own_card() -> None:
     # a 9S/AC hand on dark cloth: the quad round both cards once read 7S (0.80) and the 9S's sure
     # index at its corner was taken for that card again
