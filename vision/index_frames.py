@@ -1044,17 +1044,18 @@ def _same_card(
             return True
     if card != whole.card and confidence >= SURE > whole.confidence:
         return False
-    if confidence >= SURE and _another_rank_unread(whole, card, at):
+    if confidence >= SURE and UNLIKE_FAR in whole.evidence and _another_rank_unread(whole, card, at):
         return False
     return float(np.hypot(*(theirs - at.frame.origin).T).min()) < 0.1 * width
 
 
 def _another_rank_unread(whole: Sighting, card: str, at: IndexFrame) -> bool:
     """Whether ``card`` is of another rank than ``whole`` (read at its index through a four-corner
-    outline) and upright frame ``at`` lies at a corner of that outline other than the one read: there
-    its own far index reads its own code (a misread one most often another suit), and a bare corner
-    shows nothing, so another rank read there is another card's index — an outline traced round two
-    cards, one under the other, ends at the lower card's corner."""
+    outline) and upright frame ``at`` lies at a corner of that outline other than the one read. Asked
+    of a quad whose far index corner looked unlike the one read (``UNLIKE_FAR``): its own far index is
+    not there, so another rank read at one of its corners is another card's index (an outline traced
+    round two cards, one under the other, ends at the lower card's corner); the same rank may be its
+    own index with the suit misread."""
     if at.sideways or not whole.index_corner or len(whole.outline) != 4 or card in (BACK, JOKER):
         return False
     if whole.card in (BACK, JOKER) or whole.card[:-1] == card[:-1]:

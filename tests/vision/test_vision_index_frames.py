@@ -3,7 +3,9 @@ step between finding those frames and reading them (``Recognizer.frame_steps``).
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,6 +16,10 @@ from vision.detect import CornerFrame
 from vision.finder import IndexFrame, default_finder, frame_from_vectors
 from vision.index_frames import _moved, between_frames
 from vision.sighting import Sighting
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools" / "vision"))
+from backgrounds import TRAIN_FAMILIES  # noqa: E402
+from scenes import READABLE, Deck, make_scene  # noqa: E402
 
 HAND = ["AS", "KH", "9C", "6D"]
 
@@ -245,12 +251,13 @@ def test_a_copy_partly_under_a_card_read_whole_is_not_that_card_read_again() -> 
     assert again(far, 0.99)  # its own far index, turned half round
 
 
-def test_another_rank_read_surely_at_a_sure_cards_unread_corner_is_another_card() -> None:
-    # a quad traced round two cards of a pile, read surely at its top card's index: its far corner is
-    # the lower card's, whose index reads another rank there
+def test_another_rank_read_surely_at_an_unlike_quads_unread_corner_is_another_card() -> None:
+    # a quad traced round two cards of a pile, read surely at its top card's index, its far corner
+    # unlike that index: that corner is the lower card's, whose index reads another rank there
     first = frame_from_vectors(np.array([100.0, 100.0]), np.array([80.0, 0.0]), np.array([0.0, 80.0]))
     index = ((104.0, 104.0), (116.0, 104.0), (116.0, 124.0), (104.0, 124.0))  # at the first corner
-    whole = Sighting("5S", 0.97, tuple(map(tuple, first.outline())), index)  # type: ignore[arg-type]
+    outline = tuple(map(tuple, first.outline()))
+    whole = Sighting("5S", 0.97, outline, index, evidence=("5S:0.97", index_frames.UNLIKE_FAR))  # type: ignore[arg-type]
     far = frame_from_vectors(np.array([180.0, 212.0]), np.array([-80.0, 0.0]), np.array([0.0, -80.0]))
     # (a card beneath, lying across: upright with its corner at the top card's bare corner)
     bare = frame_from_vectors(np.array([180.0, 100.0]), np.array([0.0, 80.0]), np.array([-80.0, 0.0]))
@@ -264,6 +271,9 @@ def test_another_rank_read_surely_at_a_sure_cards_unread_corner_is_another_card(
     assert again("QC", far, 0.8)  # not sure enough to stand against a card read surely
     at_its_index = frame_from_vectors(np.array([101.0, 99.0]), np.array([80.0, 0.0]), np.array([0.0, 80.0]))
     assert again("QC", at_its_index)  # the corner it was read at is its own
+    # a quad whose far corner looked like its index: a card one card wide holds its corners, as before
+    alike = Sighting("5S", 0.97, outline, index, evidence=("5S:0.97",))  # type: ignore[arg-type]
+    assert index_frames._same_card(alike, "QC", None, far, 0.99)
 
 
 def test_a_sure_card_whose_far_corner_looked_unlike_its_index_holds_only_its_index() -> None:
@@ -288,13 +298,6 @@ def test_a_card_beneath_a_quad_whose_far_corner_looked_unlike_its_index_is_read(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # a training-family scene of piles (the generator's own seed): one quad traced round two cards
-    import sys
-    from pathlib import Path
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools" / "vision"))
-    from backgrounds import TRAIN_FAMILIES
-    from scenes import READABLE, Deck, make_scene
-
     rng = np.random.default_rng(50)
     scene = make_scene(
         rng,
