@@ -667,6 +667,7 @@ class _IndexCorners:
         self.image, self.quad = image, quad
         self._cut: dict[int, tuple[CornerFrame, np.ndarray, np.ndarray]] = {}
         self._glyphs: dict[int, IndexGlyphs | None] = {}
+        self._alike: dict[tuple[int, int], bool] = {}
 
     def corner(self, k: int) -> tuple[CornerFrame, np.ndarray, np.ndarray, IndexGlyphs | None]:
         """Corner ``k``'s frame, upright patch, patch→image matrix and glyphs."""
@@ -685,13 +686,16 @@ class _IndexCorners:
 
     def alike(self, a: int, b: int) -> bool:
         """Whether corners ``a`` and ``b``, cut upright, look alike (grey levels correlated by at least
-        ``ALIKE_CORNERS``): one card's two indices, not two cards' (cheaper than reading both)."""
-        pa, pb = (
-            cv2.cvtColor(self._patch(k)[1], cv2.COLOR_BGR2GRAY).astype(np.float32).ravel() for k in (a, b)
-        )
-        pa, pb = pa - pa.mean(), pb - pb.mean()
-        norm = float(np.linalg.norm(pa) * np.linalg.norm(pb))
-        return norm > 0 and float(pa @ pb) >= ALIKE_CORNERS * norm
+        ``ALIKE_CORNERS``): one card's two indices, not two cards' (cheaper than reading both). Worked
+        out once per pair, however often asked."""
+        if (a, b) not in self._alike:
+            pa, pb = (
+                cv2.cvtColor(self._patch(k)[1], cv2.COLOR_BGR2GRAY).astype(np.float32).ravel() for k in (a, b)
+            )
+            pa, pb = pa - pa.mean(), pb - pb.mean()
+            norm = float(np.linalg.norm(pa) * np.linalg.norm(pb))
+            self._alike[(a, b)] = norm > 0 and float(pa @ pb) >= ALIKE_CORNERS * norm
+        return self._alike[(a, b)]
 
     def joker(self, k: int) -> bool:
         """``is_joker_corner`` of corner ``k``."""
