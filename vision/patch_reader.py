@@ -199,6 +199,11 @@ def disagree_margin() -> float:
     return _env_float("DEALER_VISION_PATCH_MARGIN", DISAGREE_MARGIN)
 
 
+def unsure_below() -> float:
+    """``UNSURE_BELOW``, or ``DEALER_VISION_PATCH_UNSURE`` when set (for measuring other levels)."""
+    return _env_float("DEALER_VISION_PATCH_UNSURE", UNSURE_BELOW)
+
+
 def fallback_min() -> float:
     return _env_float("DEALER_VISION_PATCH_FALLBACK_MIN", FALLBACK_MIN)
 
@@ -229,7 +234,7 @@ def second_opinion(
     mode = patch_mode()
     if mode == "off":
         return None
-    if glyph_reading is not None and (mode != "unsure" or glyph_reading[1] >= UNSURE_BELOW):
+    if glyph_reading is not None and (mode != "unsure" or glyph_reading[1] >= unsure_below()):
         return None
     if not has_ink(patch):
         return None

@@ -214,6 +214,12 @@ def test_the_recogniser_asks_the_patch_reader_only_where_the_glyph_reading_is_mi
     assert agreed is not None and agreed[1] > max(alone[1], 0.3)
     # a sure glyph reading is not second-guessed
     assert second_opinion(patch, m, False, ("6D", UNSURE_BELOW + 0.01)) is None
+    # ... unless the level is raised (``DEALER_VISION_PATCH_UNSURE``, for measuring): then the patch
+    # reader, surer by more than the margin, overrules it
+    monkeypatch.setenv("DEALER_VISION_PATCH_UNSURE", str(UNSURE_BELOW + 0.02))
+    overruled = second_opinion(patch, m, False, ("6D", UNSURE_BELOW + 0.01))
+    assert overruled is not None and overruled[0] == "9D"
+    monkeypatch.delenv("DEALER_VISION_PATCH_UNSURE")
     # bare paper is not worth a forward pass; a card of any width is (a phone photo's 600-px card)
     assert second_opinion(np.full_like(patch, 235), m, False, None) is None
     big, big_corners = photograph(card.image, card.mask, 600, 10, seed=4)

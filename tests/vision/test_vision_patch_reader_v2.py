@@ -20,11 +20,13 @@ from vision.index import cut_patch
 from vision.patch_reader import (
     N_OUT,
     TEMPERATURE,
+    UNSURE_BELOW,
     PatchReading,
     default_patch_reader,
     disagree_margin,
     fallback_min,
     split_softmax,
+    unsure_below,
 )
 from vision.render import CardStyle, render_card, suit_mask
 from vision.sighting import FACES, RANKS, SUITS
@@ -162,5 +164,12 @@ def test_a_margin_or_fallback_setting_that_is_no_number_is_a_clear_error(
     monkeypatch.setenv("DEALER_VISION_PATCH_FALLBACK_MIN", "60%")
     with pytest.raises(ModelError, match="DEALER_VISION_PATCH_FALLBACK_MIN must be a number"):
         fallback_min()
+    monkeypatch.setenv("DEALER_VISION_PATCH_UNSURE", "half")
+    with pytest.raises(ModelError, match="DEALER_VISION_PATCH_UNSURE must be a number, got 'half'"):
+        unsure_below()
     monkeypatch.setenv("DEALER_VISION_PATCH_MARGIN", "0.4")
     assert disagree_margin() == 0.4
+    monkeypatch.setenv("DEALER_VISION_PATCH_UNSURE", "0.7")
+    assert unsure_below() == 0.7
+    monkeypatch.delenv("DEALER_VISION_PATCH_UNSURE")
+    assert unsure_below() == UNSURE_BELOW
