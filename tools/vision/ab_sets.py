@@ -109,6 +109,11 @@ def bootstrap(
     return {"f1": interval(d_f1), "right_minus_false": interval(d_net)}
 
 
+def _summary(c: SceneCounts) -> dict[str, int | float]:
+    right, false, missed = c.totals()
+    return {"right": right, "false": false, "missed": missed, "f1": round(f1(right, false, missed), 4)}
+
+
 def compare(
     root: Path, base: dict[str, list[str]], new: dict[str, list[str]], resamples: int = 2000, seed: int = 0
 ) -> dict[str, object]:
@@ -122,10 +127,8 @@ def compare(
         if sorted(base[n]) != sorted(new[n])
     ]
     return {
-        "base": dict(zip(("right", "false", "missed"), b.totals(), strict=True))
-        | {"f1": round(f1(*b.totals()), 4)},
-        "new": dict(zip(("right", "false", "missed"), w.totals(), strict=True))
-        | {"f1": round(f1(*w.totals()), 4)},
+        "base": _summary(b),
+        "new": _summary(w),
         "scenes": {
             "better": int((net > 0).sum()),
             "worse": int((net < 0).sum()),
