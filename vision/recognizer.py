@@ -891,8 +891,8 @@ ALONE = 0.5
 # a joker read even surely is letters on paper (a receipt's ruled lines) where the card-side network
 # takes its outline for a face and for a back each less than this and other cards lie over less than
 # ``BARE`` of it. Chosen on the training-family sets (240 and 480 scenes, seeds 5000 and 5001, session
-# 46): the receipts read as jokers at 0.98-1.0 gave 0.000 and 0.000, nothing over them; the least of
-# either for a real joker with nothing over it was 0.021 (a face)
+# 46): the receipts read as jokers at 0.98-1.0 gave 0.000 and 0.000, nothing over them; for every real
+# joker with nothing over it the larger of the two was 0.021 or more
 NO_CARD = 0.01
 BARE = 0.05
 # of the smaller, where one of the two is a back guessed from a corner whose lattice read as letters:
