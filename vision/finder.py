@@ -375,33 +375,33 @@ def snap_to_edges(image: np.ndarray, corners: np.ndarray, reach: float) -> np.nd
     reach = max(2.0, reach)
     offs = np.arange(-reach, reach + 0.5, 0.5)
     ts = np.linspace(0.15, 0.85, 12)
+    # the four sides at once: one remap and one blur of their profiles (each profile a row of its own)
+    d = np.roll(c, -1, axis=0) - c
+    length = np.linalg.norm(d, axis=1)
+    if (length < 4).any():
+        return c
+    u = d / length[:, None]
+    n = np.stack([-u[:, 1], u[:, 0]], axis=1)
+    mid = (c + np.roll(c, -1, axis=0)) / 2
+    n[(mid * n).sum(axis=1) - (centre * n).sum(axis=1) < 0] *= -1  # outward
+    base = c[:, None, :] + ts[None, :, None] * d[:, None, :]
+    pts = base[:, :, None, :] + offs[None, None, :, None] * n[:, None, None, :]
+    rows = (4 * len(ts), len(offs))
+    mx = pts[..., 0].astype(np.float32).reshape(rows)
+    my = pts[..., 1].astype(np.float32).reshape(rows)
+    prof = cv2.remap(grey, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    prof = cv2.GaussianBlur(prof, (5, 1), 0)
+    grad = np.abs(np.diff(prof, axis=1))
+    prior = np.exp(-0.5 * ((offs[:-1] + 0.25) / (0.6 * reach)) ** 2)
+    best = (grad * prior[None, :]).argmax(axis=1)
+    strong = (grad[np.arange(rows[0]), best] > 6.0).reshape(4, len(ts))
+    found = base + (offs[best] + 0.25).reshape(4, len(ts), 1) * n[:, None, :]
     lines: list[tuple[np.ndarray, np.ndarray]] = []
     for i in range(4):
-        a, b = c[i], c[(i + 1) % 4]
-        d = b - a
-        length = float(np.linalg.norm(d))
-        if length < 4:
-            return c
-        u = d / length
-        n = np.array([-u[1], u[0]])
-        if float((a + b) / 2 @ n - centre @ n) < 0:
-            n = -n  # outward
-        base = a[None, :] + ts[:, None] * d[None, :]
-        pts = base[:, None, :] + offs[None, :, None] * n[None, None, :]
-        mx = pts[..., 0].astype(np.float32)
-        my = pts[..., 1].astype(np.float32)
-        prof = cv2.remap(grey, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
-        prof = cv2.GaussianBlur(prof, (5, 1), 0)
-        grad = np.abs(np.diff(prof, axis=1))
-        prior = np.exp(-0.5 * ((offs[:-1] + 0.25) / (0.6 * reach)) ** 2)
-        score = grad * prior[None, :]
-        best = score.argmax(axis=1)
-        strong = grad[np.arange(len(ts)), best] > 6.0
-        found = base + (offs[best] + 0.25)[:, None] * n[None, :]
-        if strong.sum() < 5:
-            lines.append((a, u))
+        if strong[i].sum() < 5:
+            lines.append((c[i], u[i]))
             continue
-        sel = found[strong].astype(np.float32)
+        sel = found[i][strong[i]].astype(np.float32)
         vx, vy, x0, y0 = cv2.fitLine(sel, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
         lines.append((np.array([x0, y0], float), np.array([vx, vy], float)))
     for i, (p0, u0) in enumerate(lines):  # a side that moved further than it could have stays put

@@ -37,6 +37,7 @@ from vision.errors import FrameError
 from vision.face_reader import check_faces, faces_alone
 from vision.fan_gaps import squeezed
 from vision.finder import FinderMaps, IndexFrame, default_finder, find_cards
+from vision.first_look_check import overruled_by_first_look
 from vision.frame_copies import remembered, sharing, subsampled
 from vision.glyphs import RANK_CLASSES, SUIT_CLASSES, GlyphModel, default_model
 from vision.hand_backs import MAYBE_TWO, backs_in_regions, completed_backs, in_a_back, split_hands
@@ -210,6 +211,9 @@ class Recognizer:
         # the index of a card lying on another, one card width across the short edge from its far
         # corner traced on a merged region (vision.across_probes: a hand with a card laid across it)
         self.across_probe = True
+        # a card read through a frame the finder's refined first look at its index contradicts, in
+        # geometry and in what it reads, read through that first look's frame (vision.first_look_check)
+        self.first_look_check = True
         # where an index frame does not read, the corners tried next (card widths along its axes);
         # none once the frames are refined (measured on training-family scenes: fewer false cards)
         self.corner_search: tuple[tuple[float, float], ...] = ()
@@ -644,6 +648,8 @@ class Recognizer:
                     sightings.append(s)
         if self.mode == "table" and self.across_probe:
             sightings += read_across(self, view, det.blobs, sightings, colour)
+        if self.mode == "table" and self.first_look_check and maps is not None:
+            sightings = overruled_by_first_look(self, view, maps, sightings, colour, _same_index)
         if self.mode == "table":
             sightings = self.table_backs(view, sightings, blobs, maps)
             if self.face_check:
