@@ -46,8 +46,8 @@ def overruled_by_first_look(
 ) -> list[Sighting]:
     """``sightings`` with each card read at an index (``_checked_kind``) that the first look's refined
     frame there contradicts, in geometry and in what it reads, read through that frame. Where what it
-    reads there is a card read already round that place, the misreading goes if that card was read at
-    the same index (``same_index``), and stands if at another."""
+    reads there is a card read already round that place, the misreading stands if the first look read
+    that card's own index (``same_index``) and another than the misreading's; else it goes."""
     todo = [s for s in sightings if _checked_kind(s)]
     if not todo:
         return sightings
@@ -65,11 +65,12 @@ def overruled_by_first_look(
             out.append(s)
         elif not read:
             out.append(again)
-        elif not any(same_index(o, s) for o in read):
-            # that card is read already at an index of its own: the first look's frame lies on it (a
-            # tight fan's neighbour, whose index the finder's first look merged with this one's)
+        elif not any(same_index(o, s) for o in read) and any(same_index(o, again) for o in read):
+            # the first look read that card's own index, read already: its frame lies on it (a tight
+            # fan's neighbour, whose index the finder's first look merged with this one's)
             out.append(s)
-        # else: that card is read already at this very index, rightly: the misreading goes
+        # else the misreading goes: that card is read already, at this very index (rightly, through
+        # another frame) or at its other index corner, and this index is that card's
     return out
 
 
@@ -117,10 +118,10 @@ def _read_again(
     r = rec._read(view, f.frame, False, colour)[0]
     if r is None or r.card in (s.card, JOKER) or r.confidence < SURE:
         return None
-    return Sighting(  # the outline stays: the cards found next (backs) are found round it as measured
+    return Sighting(
         r.card,
         r.confidence,
-        s.outline,
+        tuple((float(x), float(y)) for x, y in f.outline()),
         r.index_corner,
         evidence=("index", f"{r.card}:{r.confidence:.2f}", OVERRULED, f"not {s.card}:{s.confidence:.2f}"),
     )

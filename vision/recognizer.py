@@ -648,10 +648,10 @@ class Recognizer:
                     sightings.append(s)
         if self.mode == "table" and self.across_probe:
             sightings += read_across(self, view, det.blobs, sightings, colour)
-        if self.mode == "table" and self.first_look_check and maps is not None:
-            sightings = overruled_by_first_look(self, view, maps, sightings, colour, _same_index)
         if self.mode == "table":
             sightings = self.table_backs(view, sightings, blobs, maps)
+            if self.first_look_check and maps is not None:  # after the backs: they are found as measured
+                sightings = overruled_by_first_look(self, view, maps, sightings, colour, _same_index)
             if self.face_check:
                 sightings = check_faces(view, sightings)
             sightings = self._one_each(view, sightings)

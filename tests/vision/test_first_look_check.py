@@ -57,7 +57,11 @@ def test_a_card_misread_through_a_turned_frame_is_read_through_the_first_look(ta
     (out,) = _check(image, [misread])
     assert out.card == "JS" and out.confidence >= 0.9
     assert OVERRULED in out.evidence
-    assert out.outline == sheared  # only the reading changes: the cards found round it stay as they were
+    # the outline is the first look's: square to the card, not the sheared frame's
+    corner, short_end = np.asarray(out.outline[0]), np.asarray(out.outline[1])
+    assert np.hypot(*(corner - (X0, Y0))) < 0.05 * WIDTH
+    edge = short_end - corner
+    assert abs(np.degrees(np.arctan2(edge[1], edge[0]))) < 3.0
 
 
 def test_a_misreading_through_a_frame_the_first_look_agrees_with_stands(table) -> None:
@@ -90,22 +94,16 @@ def test_a_misreading_of_an_index_read_rightly_already_goes(table) -> None:
     assert _check(image, [jack, misread]) == [jack]
 
 
-def test_a_reading_the_first_look_gives_to_a_card_read_at_another_index_changes_nothing(table) -> None:
-    # in a tight fan the first look's frame at one card's index can lie on its neighbour's, read
-    # already at an index of its own (an 18-card fan at 5° a card: a 2C read as the 8H beside it)
+def test_a_misreading_of_a_cards_far_index_goes_where_its_near_one_is_read(table) -> None:
+    # the jack read right at its top-left index, and its far index (bottom right, turned half round)
+    # read through a sheared frame as 3S: the first look reads the jack there, read already
     image, jack = table
-    step = 40.0  # the neighbour's index a box width along the row
-    neighbour = Sighting(
-        "JS",
-        0.99,
-        tuple((x + step, y) for x, y in _true_outline()),
-        tuple((x + step, y) for x, y in jack.index_corner or ()),
-        evidence=("index", "JS:0.99"),
-    )
-    card = Sighting(
-        "3S", 1.0, _turned(_true_outline(), 20.0), jack.index_corner, evidence=("index", "3S:1.00")
-    )
-    assert _check(image, [neighbour, card]) == [neighbour, card]
+    true = np.asarray(_true_outline(), np.float64)
+    centre = true.mean(axis=0)
+    far_outline = tuple((float(x), float(y)) for x, y in 2 * centre - true)  # the card turned half round
+    far_index = tuple((float(x), float(y)) for x, y in 2 * centre - np.asarray(jack.index_corner))
+    misread = Sighting("3S", 0.85, _turned(far_outline, 20.0), far_index, evidence=("index", "3S:0.85"))
+    assert _check(image, [jack, misread]) == [jack]
 
 
 def test_backs_and_cards_with_no_index_read_are_left_alone(table) -> None:
