@@ -27,8 +27,9 @@ if TYPE_CHECKING:
     from vision.recognizer import Recognizer
 
 # chosen on the training-family 240- and 480-scene sets (seeds 5000 and 5001), never on photos: the
-# four frames that misread there were turned 15-22° or 0.58 and 1.37 times as wide; among cards read
-# right, none of those whose frames disagree this much has a first-look frame reading another card surely
+# four frames that misread there were turned 15-22° or 0.58 and 1.37 times as wide (on a second 480,
+# seed 5002, two more 0.65 and 1.48); among cards read right, none of those whose frames disagree this
+# much has a first-look frame reading another card surely
 TURNED = 10.0  # degrees between an edge of the frame read and the same edge of the first look's, at most
 WIDER = 4 / 3  # the two frames' card widths at most this far apart, either way
 NEAR = 0.15  # card widths between the index read and the first look's index

@@ -650,7 +650,8 @@ class Recognizer:
             sightings += read_across(self, view, det.blobs, sightings, colour)
         if self.mode == "table":
             sightings = self.table_backs(view, sightings, blobs, maps)
-            if self.first_look_check and maps is not None:  # after the backs: they are found as measured
+            # after the backs: a misreading that goes leaves no bare card surface for one to be guessed on
+            if self.first_look_check and maps is not None:
                 sightings = overruled_by_first_look(self, view, maps, sightings, colour, _same_index)
             if self.face_check:
                 sightings = check_faces(view, sightings)
