@@ -894,8 +894,8 @@ class TakenIndices:
 
 
 class _Sure:
-    """Cards read surely: a frame at one of their corners, or whose index lies on one of them (a
-    visible index on a card read whole is that card's), is that card again. A frame at a corner of
+    """Cards read surely: a frame at one of their corners running onto it, or whose index lies on one
+    of them (a visible index on a card read whole is that card's), is that card again. A frame at a corner of
     a back read whole, running into the back along its edges, is its lattice; any other is a card
     lying on the back whose index shows there, read only when it reads surely (:meth:`on_a_back`)."""
 
@@ -923,11 +923,11 @@ class _Sure:
         self.indices: dict[int, TakenIndices] = {}
 
     def holds(self, fr: IndexFrame) -> bool:
-        """Whether frame ``fr`` is at a corner of a card read surely, or its index on one, or is a
-        back's own corner (running into the back along its edges). A card read surely through an
-        outline more than ``OVERSIZED`` wider than the frame's card (a threshold region round a whole
-        hand, read at its first card's index) holds only the frames at its index: the hand's other
-        cards lie over the rest of that region, their indices on the first card's face."""
+        """Whether frame ``fr`` is at a corner of a card read surely and runs onto it, or its index on
+        one, or is a back's own corner (running into the back along its edges). A card read surely
+        through an outline more than ``OVERSIZED`` wider than the frame's card (a threshold region round
+        a whole hand, read at its first card's index) holds only the frames at its index: the hand's
+        other cards lie over the rest of that region, their indices on the first card's face."""
         f = fr.frame
         near = _near(self.back_pts, f)
         if near.any() and _along(self.back_edges[near], f):
@@ -935,7 +935,8 @@ class _Sure:
         if not self.polys:  # no card read surely yet
             return False
         wide = self._wide(f)
-        if (_near(self.pts, f) & ~wide[self.owner]).any():
+        at_corner = _near(self.pts, f) & ~wide[self.owner]
+        if at_corner.any() and self._onto(fr, np.unique(self.owner[at_corner]).tolist()):
             return True
         at = index_point(fr)
         p = np.float32(at)
@@ -943,6 +944,10 @@ class _Sure:
         if any(cv2.pointPolygonTest(self.polys[i], at, False) > 0 for i in boxed):
             return True
         return any(self._index(i).holds(f, fr.sideways) for i in np.flatnonzero(wide).tolist())
+
+    def _onto(self, fr: IndexFrame, cards: list[int]) -> bool:
+        """Whether frame ``fr`` runs onto one of ``cards``, at whose corners it is (``runs_onto``)."""
+        return any(runs_onto(fr, self.polys[i]) for i in cards)
 
     def in_a_hand(self, fr: IndexFrame) -> bool:
         """Whether frame ``fr``'s index lies on a card read surely through a whole hand's region
@@ -1024,8 +1029,9 @@ def _same_card(
 ) -> bool:
     """Whether ``card``, read at the index frame ``at`` with ``confidence``, is a card already read:
     the same code on or next to it (frames' widths are the least sure part), or its read corner
-    where one of the other's corners is (the same card read otherwise: the whole card's reading
-    stands) — unless this reading is sure and the whole card's is not (a quad round two cards of a
+    where one of the other's corners is and its frame running onto it (``runs_onto``: the same card
+    read otherwise, the whole card's reading stands; one pointing away is another card lying corner to
+    corner with it) — unless this reading is sure and the whole card's is not (a quad round two cards of a
     hand, read as the other one). Of a card read through a whole hand's outline (more than
     ``OVERSIZED`` wider than ``at``'s card and the cards ``in_view``) only the index corner counts:
     the outline's other corners are the hand's other cards'."""
@@ -1046,7 +1052,9 @@ def _same_card(
         return False
     if confidence >= SURE and UNLIKE_FAR in whole.evidence and _another_rank_unread(whole, card, at):
         return False
-    return float(np.hypot(*(theirs - at.frame.origin).T).min()) < 0.1 * width
+    if float(np.hypot(*(theirs - at.frame.origin).T).min()) >= 0.1 * width:
+        return False
+    return len(theirs) < 3 or runs_onto(at, theirs)
 
 
 def _another_rank_unread(whole: Sighting, card: str, at: IndexFrame) -> bool:
@@ -1064,6 +1072,15 @@ def _another_rank_unread(whole: Sighting, card: str, at: IndexFrame) -> bool:
     middle = np.mean(np.asarray(whole.index_corner, np.float64), axis=0)
     unread = np.delete(outline, int(np.argmin(np.hypot(*(outline - middle).T))), axis=0)
     return bool(_near(unread, at.frame).any())
+
+
+def runs_onto(fr: IndexFrame, outline: np.ndarray) -> bool:
+    """Whether the card frame ``fr`` implies has its middle on ``outline`` (N × 2 corners): a frame at
+    a card's own corner does, even turned or scaled well off; one at that corner pointing away is
+    another card's, the two lying corner to corner."""
+    middle = fr.outline().mean(axis=0)
+    poly = np.asarray(outline, np.float32).reshape(-1, 1, 2)
+    return cv2.pointPolygonTest(poly, (float(middle[0]), float(middle[1])), False) > 0
 
 
 def index_point(f: IndexFrame) -> tuple[float, float]:

@@ -119,10 +119,11 @@ def test_frame_steps_get_no_frame_at_a_card_already_read_surely() -> None:
     all_frames = index_frames.index_frames(default_finder().run(image, rec.finder_size), rec.min_index_heat)
     assert len(all_frames) >= len(codes)  # the finder sees every index ...
     assert len(seen) < len(codes) // 2  # ... but the cards read whole need none of them
-    for f in seen:
+    for f in seen:  # (one at a card's corner pointing away from it may be the next card's: it is read)
         for s in found:
             outline = np.array(s.outline)
-            assert np.hypot(*(outline - f.frame.origin).T).min() >= 0.1 * f.frame.width
+            at_corner = np.hypot(*(outline - f.frame.origin).T).min() < 0.1 * f.frame.width
+            assert not (at_corner and index_frames.runs_onto(f, outline))
 
 
 def test_letters_at_a_corner_are_a_back_only_on_a_back_never_a_joker_alone() -> None:
@@ -501,6 +502,28 @@ def test_a_card_read_surely_through_a_whole_hands_region_holds_only_its_own_card
     assert not _Sure([card], [short] * 3).holds(short)  # where they are that narrow, it does
     assert not _same_card(card, "10H", ((110.0, 310.0),) * 4, short, 0.98)
     assert _same_card(card, "10H", ((110.0, 310.0),) * 4, short, 0.98, in_view=170.0)
+
+
+def test_a_card_lying_corner_to_corner_with_one_read_surely_is_read_at_that_corner() -> None:
+    # a 7S read surely through its outline (170 × 238); a 9D lies off its top-left corner, turned half
+    # round, its own index corner within a tenth of a width of the 7S's. The finder's frame there points
+    # away from the 7S (its card's middle off the 7S): another card, read. The 7S's own frame at that
+    # corner, turned 30° off its edges and a fifth too wide, still runs onto the 7S: the 7S again
+    from vision.index_frames import _same_card, _Sure
+
+    index = ((105.0, 105.0), (120.0, 105.0), (120.0, 150.0), (105.0, 150.0))
+    seven = Sighting("7S", 0.99, ((100.0, 100.0), (270.0, 100.0), (270.0, 338.0), (100.0, 338.0)), index)
+    left, up = np.array([-1.0, 0.0]), np.array([0.0, -1.0])
+    away = IndexFrame(CornerFrame(np.array([94.0, 96.0]), left, up, 170.0), False, 1.0)
+    turn = np.radians(30.0)
+    right_ish, down_ish = np.array([np.cos(turn), np.sin(turn)]), np.array([-np.sin(turn), np.cos(turn)])
+    own = IndexFrame(CornerFrame(np.array([103.0, 97.0]), right_ish, down_ish, 204.0), False, 1.0)
+    sure = _Sure([seven])
+    assert not sure.holds(away)
+    assert sure.holds(own)
+    nine_index = ((90.0, 90.0), (75.0, 90.0), (75.0, 45.0), (90.0, 45.0))
+    assert not _same_card(seven, "9D", nine_index, away, 0.95)
+    assert _same_card(seven, "9D", nine_index, own, 0.95)
 
 
 @pytest.mark.parametrize(
