@@ -49,7 +49,7 @@ from vision.finder import (
     network_input,
 )
 from vision.index import Reading, corner_box, is_joker_corner
-from vision.outline_sides import short_side
+from vision.outline_sides import mean_width, short_side
 from vision.render import CARD_ASPECT
 from vision.sighting import BACK, JOKER, Sighting
 
@@ -917,7 +917,7 @@ class _Sure:
         self.lo = np.array([q.min(axis=0)[0] for q in self.polys]).reshape(-1, 2)
         self.hi = np.array([q.max(axis=0)[0] for q in self.polys]).reshape(-1, 2)
         # of each four-corner outline read at an index: its width (its index, ``_index``, made on first use)
-        self.widths = np.array([short_side(q) for q in sure])
+        self.widths = np.array([mean_width(q) for q in sure])
         self.indexed = np.array([bool(o.index_corner) and len(o.outline) == 4 for o in cards], bool)
         self.loose = np.array([loose and UNLIKE_FAR in o.evidence for o in cards], bool)
         self.indices: dict[int, TakenIndices] = {}

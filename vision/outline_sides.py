@@ -22,3 +22,15 @@ def short_side(outline: np.ndarray | Sequence[Sequence[float]]) -> float:
     3.0
     """
     return float(side_lengths(outline).min())
+
+
+def mean_width(outline: np.ndarray | Sequence[Sequence[float]]) -> float:
+    """The width of a four-corner ``outline``: the mean of its two opposite sides that are the
+    shorter pair. A quad traced round more than one card can have one side much shorter than its
+    opposite one, which no card seen at a slant has (``short_side`` takes that side alone).
+
+    >>> mean_width([(0, 0), (4, 0), (3, 6), (1, 6)]), short_side([(0, 0), (4, 0), (3, 6), (1, 6)])
+    (3.0, 2.0)
+    """
+    sides = side_lengths(outline)  # side k ends at corner k: sides 0 and 2 are opposite, 1 and 3
+    return float(min(sides[0] + sides[2], sides[1] + sides[3]) / 2)

@@ -54,3 +54,20 @@ def test_every_missed_card_is_sorted_by_its_reading_at_the_true_corner(tmp_path:
     ]
     assert big
     assert all((WHY[1], name, code) in {(r, n, c["code"]) for r, n, c in reasons} for name, code in big)
+
+
+def test_a_missed_card_is_traced_to_the_step_that_lost_it(tmp_path: Path) -> None:
+    # a recogniser whose frame step drops every index frame the finder gives: the cards it misses that
+    # read at their true corners are lost where the first look's frames are dropped, never at frames
+    # read, since none reaches reading
+    from per_card import STAGES, lost_where
+
+    write_benchmark(tmp_path, "train", count=6, seed=31, size=(640, 480))
+    rec = Recognizer("table")
+    rec.frame_steps = (lambda r, im, frames: [],)
+    stages = lost_where(tmp_path, rec)
+    assert stages
+    assert {s for s, _, _ in stages} <= set(STAGES)
+    assert any(s == STAGES[1] for s, _, _ in stages)
+    assert not any(s == STAGES[2] for s, _, _ in stages)
+    assert rec.quick  # as it was given

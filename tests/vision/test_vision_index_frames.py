@@ -504,6 +504,28 @@ def test_a_card_read_surely_through_a_whole_hands_region_holds_only_its_own_card
     assert _same_card(card, "10H", ((110.0, 310.0),) * 4, short, 0.98, in_view=170.0)
 
 
+def test_a_quad_round_a_hand_with_one_short_side_is_as_wide_as_its_shorter_pair_of_sides() -> None:
+    # a threshold quad traced round two cards of a hand, one of its sides cut short where it crosses the
+    # upper card (sides 344, 400, 280, 200), read surely at the upper card's index; the cards in view are
+    # 200 wide. Its shortest side alone looks like a card's width; its shorter pair of opposite sides
+    # (300 on average) is a hand's, so it holds only the frames at its own index, and the lower card's
+    # index elsewhere on it is read
+    from vision.index_frames import _Sure
+
+    right, down = np.array([1.0, 0.0]), np.array([0.0, 1.0])
+    index = ((105.0, 105.0), (120.0, 105.0), (120.0, 150.0), (105.0, 150.0))
+    quad = Sighting("6S", 0.98, ((100.0, 100.0), (500.0, 100.0), (500.0, 380.0), (300.0, 380.0)), index)
+    in_view = [
+        IndexFrame(CornerFrame(np.array([x, 600.0]), right, down, 200.0), False, 1.0)
+        for x in (0.0, 300.0)
+    ]
+    own = IndexFrame(CornerFrame(np.array([102.0, 101.0]), right, down, 200.0), False, 1.0)
+    lower = IndexFrame(CornerFrame(np.array([300.0, 200.0]), right, down, 200.0), False, 1.0)
+    sure = _Sure([quad], in_view)
+    assert sure.holds(own)
+    assert not sure.holds(lower) and sure.in_a_hand(lower)
+
+
 def test_a_card_lying_corner_to_corner_with_one_read_surely_is_read_at_that_corner() -> None:
     # a 7S read surely through its outline (170 × 238); a 9D lies off its top-left corner, turned half
     # round, its own index corner within a tenth of a width of the 7S's. The finder's frame there points

@@ -4,6 +4,7 @@
     python tools/vision/per_card.py /tmp/ho60 --oracle   # every visible index read at its TRUE corner
     python tools/vision/per_card.py /tmp/ho60 --montage /tmp/missed.png   # the missed cards' indices
     python tools/vision/per_card.py /tmp/ho60 --why      # each missed card read at its TRUE corners
+    python tools/vision/per_card.py /tmp/ho60 --stages   # where those that read there are lost
 
 A labelled card counts as read when a sighting of its code has its index corner (or outline centre)
 inside the card's true outline. ``--oracle`` separates reading from finding: it reads each visible
@@ -12,7 +13,13 @@ every missed card's visible indices, cut upright from the scene through their tr
 labelled with the code and the card's width in pixels: whether a person could read them. ``--why``
 sorts the missed cards by what reading their visible indices at the true corners gives: a back; the
 card (finding lost it: no frame at its index, or its reading dropped later); another card (the
-reader's); nothing sure enough.
+reader's); nothing sure enough. ``--stages`` follows the cards of the second kind through the full
+read (the quick read off, so a card the quick read lost can be found there) and says at which step
+each was lost: no first-look frame at its index; the first look's frame there dropped before reading;
+the frames there read another card or nothing; read there but dropped (read only by a look that needs
+a sure reading, too unsure as a group, or grouped with another reading); read through the index frames
+but lost after; or found in the full read after all, or its code read with its index off the card
+(which ``dealer vision eval``, counting codes, takes as right).
 """
 
 from __future__ import annotations
@@ -20,14 +27,21 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+import vision.index_frames as index_frames  # noqa: E402
+import vision.recognizer as recognizer  # noqa: E402
 from vision.detect import CornerFrame  # noqa: E402
+from vision.finder import index_frames as first_look  # noqa: E402
 from vision.recognizer import Recognizer  # noqa: E402
 from vision.render import CARD_ASPECT  # noqa: E402
 
@@ -141,16 +155,108 @@ def why_missed(root: Path, rec: Recognizer) -> list[tuple[str, str, dict]]:  # t
     return out
 
 
+STAGES = (
+    "no first-look frame at its index",
+    "the first look's frame there dropped before reading",
+    "the frames there read another card or nothing",
+    "read there, then dropped",
+    "read through the index frames, lost after",
+    "found in the full read, or its code read with its index off the card",
+)
+
+
+@contextmanager
+def _traced(log: dict[str, list[Any]]) -> Iterator[None]:
+    """The recogniser's index-frame steps, each call's output added to ``log``, for the block."""
+    find, read_all = recognizer.find_frames, recognizer.read_index_frames
+    read_each = index_frames._read_frames
+
+    def find_traced(*a: Any, **k: Any) -> Any:
+        out = find(*a, **k)
+        log["frames"] += out
+        return out
+
+    def read_each_traced(*a: Any, **k: Any) -> Any:
+        out = read_each(*a, **k)
+        log["read"] += out[0]
+        return out
+
+    def read_all_traced(*a: Any, **k: Any) -> Any:
+        out = list(read_all(*a, **k))
+        log["sighted"] += out
+        return out
+
+    recognizer.find_frames, index_frames._read_frames = find_traced, read_each_traced  # type: ignore[assignment]
+    recognizer.read_index_frames = read_all_traced  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        recognizer.find_frames, recognizer.read_index_frames = find, read_all
+        index_frames._read_frames = read_each
+
+
+def lost_where(root: Path, rec: Recognizer) -> list[tuple[str, str, dict]]:  # type: ignore[type-arg]
+    """(stage from ``STAGES``, scene, the card's truth) for every missed card that reads right at its
+    true corners (``why_missed``): where in the full read it was lost."""
+    cases = [(name, card) for reason, name, card in why_missed(root, rec) if reason == WHY[1]]
+    quick, rec.quick = rec.quick, False  # the steps traced are the full read's
+    out = []
+    for name, card in cases:
+        image = cv2.imread(str(root / "images" / name))
+        outline = np.array(card["outline"], np.float32)
+        width = _width(outline)
+        quads = zip(card["index_quads"], card["index_visible"], strict=True)
+        shown = [np.mean(q, axis=0) for q, v in quads if v]
+
+        def at_index(p: tuple[float, float], shown: list[np.ndarray] = shown, width: float = width) -> bool:
+            return any(float(np.linalg.norm(np.asarray(p) - c)) < 0.3 * width for c in shown)
+
+        def on_card(s: Any, poly: np.ndarray = outline.reshape(-1, 1, 2)) -> bool:
+            p = np.mean(s.index_corner or s.outline, axis=0)
+            return bool(cv2.pointPolygonTest(poly, (float(p[0]), float(p[1])), False) >= 0)
+
+        _, maps = rec._find(image)
+        first = maps is not None and any(
+            at_index(index_frames.index_point(f)) for f in first_look(maps, rec.min_index_heat)
+        )
+        log: dict[str, list[Any]] = {"frames": [], "read": [], "sighted": []}
+        with _traced(log):
+            final = rec.recognize(image)
+        code = card["code"]
+        if any(s.card == code and on_card(s) for s in final):
+            stage = STAGES[5]
+        elif any(s.card == code and on_card(s) for s in log["sighted"]):
+            stage = STAGES[4]
+        elif any(r.card == code and at_index(index_frames.index_point(f)) for r, f in log["read"]):
+            stage = STAGES[3]
+        elif any(at_index(index_frames.index_point(f)) for f in log["frames"]):
+            stage = STAGES[2]
+        else:
+            stage = STAGES[1] if first else STAGES[0]
+        out.append((stage, name, card))
+    rec.quick = quick
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("root", type=Path)
     ap.add_argument("--oracle", action="store_true")
     ap.add_argument("--montage", type=Path, help="write the missed cards' indices to this PNG")
     ap.add_argument("--why", action="store_true", help="each missed card read at its true corners")
+    ap.add_argument("--stages", action="store_true", help="where the missed cards that read there are lost")
     a = ap.parse_args()
-    if a.oracle and (a.montage or a.why):
-        ap.error("--montage and --why look at the cards the recogniser missed: not with --oracle")
+    if a.oracle and (a.montage or a.why or a.stages):
+        ap.error("--montage, --why and --stages look at the cards the recogniser missed: not with --oracle")
     rec = Recognizer("table")
+    if a.stages:
+        stages = lost_where(a.root, rec)
+        for stage, name, card in sorted(stages, key=lambda t: (STAGES.index(t[0]), t[1])):
+            width = _width(np.array(card["outline"]))
+            print(f"{stage}: {name} {card['code']} {width:.0f} px, {card['visible']:.2f} visible")
+        for stage, n in sorted(Counter(t[0] for t in stages).items(), key=lambda kv: STAGES.index(kv[0])):
+            print(f"{stage}: {n}")
+        return
     if a.why:
         reasons = why_missed(a.root, rec)
         for reason, name, card in sorted(reasons, key=lambda t: (WHY.index(t[0]), t[1])):
