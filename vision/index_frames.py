@@ -987,9 +987,10 @@ class _Sure:
 
 def _a_hands(card: Sighting, width: float) -> bool:
     """Whether ``card`` was read at an index through a four-corner outline more than ``OVERSIZED``
-    wider than cards ``width`` wide: a threshold region round a whole hand."""
+    wider than cards ``width`` wide (``mean_width``: a quad round a hand can have one side cut short):
+    a threshold region round a whole hand."""
     outline = np.asarray(card.outline, np.float64)
-    return bool(card.index_corner) and len(outline) == 4 and short_side(outline) > (1 + OVERSIZED) * width
+    return bool(card.index_corner) and len(outline) == 4 and mean_width(outline) > (1 + OVERSIZED) * width
 
 
 def width_in_view(frames: list[IndexFrame], known: list[Sighting]) -> float:

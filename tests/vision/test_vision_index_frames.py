@@ -510,7 +510,7 @@ def test_a_quad_round_a_hand_with_one_short_side_is_as_wide_as_its_shorter_pair_
     # 200 wide. Its shortest side alone looks like a card's width; its shorter pair of opposite sides
     # (300 on average) is a hand's, so it holds only the frames at its own index, and the lower card's
     # index elsewhere on it is read
-    from vision.index_frames import _Sure
+    from vision.index_frames import _a_hands, _Sure
 
     right, down = np.array([1.0, 0.0]), np.array([0.0, 1.0])
     index = ((105.0, 105.0), (120.0, 105.0), (120.0, 150.0), (105.0, 150.0))
@@ -524,6 +524,9 @@ def test_a_quad_round_a_hand_with_one_short_side_is_as_wide_as_its_shorter_pair_
     sure = _Sure([quad], in_view)
     assert sure.holds(own)
     assert not sure.holds(lower) and sure.in_a_hand(lower)
+    assert _a_hands(quad, 200.0)  # and a reading at its other corners is no reading of it again
+    card = Sighting("6S", 0.98, ((100.0, 100.0), (300.0, 100.0), (300.0, 380.0), (100.0, 380.0)), index)
+    assert not _a_hands(card, 200.0)
 
 
 def test_a_card_lying_corner_to_corner_with_one_read_surely_is_read_at_that_corner() -> None:
