@@ -59,9 +59,10 @@ def overruled_by_first_look(
         near = step(rec, view, near)
     if not near:
         return sightings
+    checked = {id(s) for s in todo}
     out = []
     for s in sightings:
-        again = _read_again(rec, view, s, near, colour) if _checked_kind(s) else None
+        again = _read_again(rec, view, s, near, colour) if id(s) in checked else None
         read = [o for o in sightings if again is not None and o is not s and _same_card(o, again)]
         if again is None:
             out.append(s)

@@ -756,9 +756,12 @@ def _no_joker_on_a_back(image: np.ndarray, sightings: list[Sighting]) -> list[Si
         is_back = side.back > BACK_THRESHOLD
         if inside_a_back(s) and (is_back or side.face < 0.5):
             continue  # the back was seen: this is its lattice again
-        if s.confidence < SURE and side.side == "none" and _covered(s, sightings) < ALONE:
+        unsure_none = s.confidence < SURE and side.side == "none"
+        bare = max(side.face, side.back) < NO_CARD
+        covered = _covered(s, sightings) if unsure_none or bare else 0.0  # (asked only where needed)
+        if unsure_none and covered < ALONE:
             continue  # no card there, and none lies over it to hide it from the network
-        if max(side.face, side.back) < NO_CARD and _covered(s, sightings) < BARE:
+        if bare and covered < BARE:
             continue  # even a sure reading: ruled lines on bare paper, neither face nor back, nothing over it
         if is_back:
             out.append(Sighting(BACK, 0.8, s.outline, None, evidence=(LETTERS_BACK,)))

@@ -71,11 +71,16 @@ def _json_file(path: Path, what: str) -> dict[str, list[str]]:
     return data
 
 
-def counts(root: Path, read: dict[str, list[str]]) -> SceneCounts:
-    """Per-scene counts of ``read`` (scene name → codes) against the folder's labels."""
+def counts(
+    root: Path,
+    read: dict[str, list[str]],
+    labelled: tuple[dict[str, list[str]], dict[str, list[str]]] | None = None,
+) -> SceneCounts:
+    """Per-scene counts of ``read`` (scene name → codes) against the folder's labels (``labelled``:
+    ``scene_labels(root)``, where the caller has them already)."""
     from vision.evaluate import score_codes
 
-    labels, optional = scene_labels(root)
+    labels, optional = labelled or scene_labels(root)
     unknown = sorted(set(read) - set(labels))
     if unknown:
         raise SystemExit(f"scenes read that {root / 'labels.json'} does not hold: {', '.join(unknown[:5])}")
@@ -118,9 +123,10 @@ def compare(
     root: Path, base: dict[str, list[str]], new: dict[str, list[str]], resamples: int = 2000, seed: int = 0
 ) -> dict[str, object]:
     """Both readings' totals, the scenes better / worse / the same, the changed scenes, the intervals."""
-    b, w = counts(root, base), counts(root, new)
+    labelled = scene_labels(root)
+    b, w = counts(root, base, labelled), counts(root, new, labelled)
     net = (w.right - w.false) - (b.right - b.false)
-    names = sorted(scene_labels(root)[0])
+    names = sorted(labelled[0])
     changed = [
         {"scene": n, "base": sorted(base[n]), "new": sorted(new[n])}
         for n in names
