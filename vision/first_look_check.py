@@ -4,10 +4,10 @@ The full read reads many frames beside the first look's: the half-size pass's fo
 double-size passes', a row walk's, a probe's, and the corners of whole cards' outlines. Where one of
 those lies on an index at a slant, or a third too wide or narrow, the index is cut sheared and can
 read surely as another card (a J♠ read as 3♠ at 1.00 through a frame turned 20°, a 5♦ as 3♦ through
-one 0.6 as wide). The first look's
-frame at the same index, refined by the recogniser's frame steps (the corner refiner), is the one
-whose geometry is measured best (CORNER_REFINER.md); where the two disagree and it reads another card
-surely, its reading stands (measured on training-family scenes only: docs/vision.md, session 47).
+one 0.6 as wide). The first look's frame at the same index, refined by the recogniser's frame steps
+(the corner refiner), is the one whose geometry is measured best (CORNER_REFINER.md); where the two
+disagree and it reads another card surely, its reading stands (measured on training-family scenes
+only: docs/vision.md, session 47).
 """
 
 from __future__ import annotations
