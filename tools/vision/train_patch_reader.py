@@ -1290,6 +1290,13 @@ def main() -> None:
     ap.add_argument(
         "--chunks", nargs="*", default=[], metavar="PROFILE:SEED", help="more 4,000-card chunks: v4fc:211 …"
     )
+    ap.add_argument(
+        "--scene-patches", nargs="*", default=[], type=Path, metavar="NPZ",
+        help="patches the recogniser cut in training-family scenes (tools/vision/scene_patches.py)",
+    )
+    ap.add_argument(
+        "--scene-val", type=Path, metavar="NPZ", help="such patches of other scenes, scored after each epoch"
+    )
     ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
     ap.add_argument(
         "--exposure", type=float, default=0.0, help="share of training patches over-exposed (augment)"
@@ -1359,6 +1366,7 @@ def main() -> None:
     chunks += [data_set(4000, sd, "train", a.cache, "v4") for sd in a.small_seeds]
     chunks += [data_set(4000, sd, "train", a.cache, "v4f") for sd in a.fan_seeds]
     chunks += [data_set(4000, sd, "train", a.cache, prof) for prof, sd in more]
+    chunks += [dict(np.load(p)) for p in a.scene_patches]
     if not chunks:
         raise SystemExit("no training data: give --cards, seeds of a profile or --chunks")
     d = {k: np.concatenate([c[k] for c in chunks]) for k in chunks[0]}
@@ -1372,6 +1380,8 @@ def main() -> None:
         vals.append(("held-out fonts v4f", data_set(1000, 94, "heldout", a.cache, "v4f")))
     if any(PROFILES[prof].four_colour for prof, _ in more):  # held-out fonts, four-colour fans, seed 96
         vals.append(("held-out fonts v4fc", data_set(1000, 96, "heldout", a.cache, "v4fc")))
+    if a.scene_val:  # the recogniser's own cuts in other training-family scenes
+        vals.append(("scene cuts", dict(np.load(a.scene_val))))
     print("train:", describe(d), "\nheld-out:", describe(val), flush=True)
     for name, vd in vals:
         print(f"{name}:", describe(vd), flush=True)
