@@ -16,7 +16,7 @@ from scene_patches import IGNORE, R_REJ, S_REJ, mine, patch_labels  # noqa: E402
 from scenes import write_benchmark  # noqa: E402
 
 from vision.index import PH, PW  # noqa: E402
-from vision.patch_reader import RANKS, SUITS  # noqa: E402
+from vision.patch_reader import INPUT_H, INPUT_W, RANKS, SUITS  # noqa: E402
 
 # the patch sits at (100, 50) in a 400 × 300 image, one patch pixel to one image pixel
 TO_IMAGE = np.array([[1.0, 0, 100], [0, 1.0, 50], [0, 0, 1]])
@@ -102,7 +102,7 @@ def test_the_cuts_of_rendered_scenes_name_only_cards_laid_in_them(tmp_path: Path
     truth = json.loads((tmp_path / "truth.json").read_text())
     laid = {c["code"] for scene in truth.values() for c in scene["cards"]}
     d = mine(tmp_path)
-    assert d["x"].shape[1:] == (PH, PW, 3) and len(d["x"]) == len(d["rank"]) == len(d["suit"])
+    assert d["x"].shape[1:] == (INPUT_H, INPUT_W, 3) and len(d["x"]) == len(d["rank"]) == len(d["suit"])
     named = {
         RANKS[r] + SUITS[s]
         for r, s in zip(d["rank"], d["suit"], strict=True)

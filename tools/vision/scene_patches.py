@@ -17,9 +17,10 @@ with ``Recognizer("table")``, keeps every patch cut on the way (once per frame),
 * a patch where exactly one card's index shows is labelled with that card (a joker's column as the
   joker head), where none shows and none half shows as reject, and otherwise left out.
 
-The output has the chunks' keys (``x``: PH × PW × 3 uint8 patches as ``cut_patch`` cuts them; ``rank``,
-``suit``, ``joker``), so ``train_patch_reader.py --scene-patches`` can add it to a fine-tune. Never run
-it on a held-out folder (``--split held-out``) or on the photos in ``shared/vision``.
+The output has the chunks' keys and form (``x``: the patches shrunk to the network's input size with
+``INTER_AREA``, uint8 BGR; ``rank``, ``suit``, ``joker``), so ``train_patch_reader.py --scene-patches``
+can add it to a fine-tune. Never run it on a held-out folder (``--split held-out``) or on the photos in
+``shared/vision``.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import vision.recognizer as recognizer  # noqa: E402
 from vision.index import PH, PW  # noqa: E402
-from vision.patch_reader import N_RANK, N_SUIT, RANKS, SUITS  # noqa: E402
+from vision.patch_reader import INPUT_H, INPUT_W, N_RANK, N_SUIT, RANKS, SUITS  # noqa: E402
 from vision.sources import read_image  # noqa: E402
 
 IGNORE = -100  # as train_patch_reader.IGNORE: left out of the loss
@@ -177,7 +178,7 @@ def mine(root: Path, keep_reject: float = 1.0, limit: int | None = None) -> dict
             label = patch_labels(patch, m, truth[name]["cards"], image.shape)
             if label == (R_REJ, S_REJ, 0) and rng.random() >= keep_reject:
                 continue
-            xs.append(patch)
+            xs.append(cv2.resize(patch, (INPUT_W, INPUT_H), interpolation=cv2.INTER_AREA))
             ys.append(label)
         if n % 50 == 0:
             print(
@@ -186,7 +187,7 @@ def mine(root: Path, keep_reject: float = 1.0, limit: int | None = None) -> dict
             )
     y = np.array(ys, np.int16).reshape(-1, 3)
     return {
-        "x": np.stack(xs) if xs else np.zeros((0, PH, PW, 3), np.uint8),
+        "x": np.stack(xs) if xs else np.zeros((0, INPUT_H, INPUT_W, 3), np.uint8),
         "rank": y[:, 0],
         "suit": y[:, 1],
         "joker": y[:, 2],
