@@ -36,8 +36,8 @@ INPUT_H, INPUT_W = 64, 40  # the patch (PH × PW = 99 × 57) shrunk, aspect near
 # given with confidence p is right about a fraction p of the time. Fitted with the shipped weights by
 # ``tools/vision/train_patch_reader.py --calibrate --calibrate-on v2:95 v3:97 v5f:98`` (least negative
 # log-likelihood on 6,000 rendered calibration cards training never drew: small ones, badly photographed
-# and blurred ones, and hands and fans with frames between two indices; vision/models/PATCH_READER.md, v5)
-TEMPERATURE = (0.82, 0.82, 1.08)
+# and blurred ones, and hands and fans with frames between two indices; vision/models/PATCH_READER.md, v7)
+TEMPERATURE = (0.82, 0.82, 1.0)
 
 
 def prepare(patches: np.ndarray | list[np.ndarray]) -> np.ndarray:

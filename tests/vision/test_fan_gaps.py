@@ -135,15 +135,10 @@ def read(rec: Recognizer, image: np.ndarray) -> list[str]:
         # read through its index, the 10S whole, and nothing else without the probes between them
         (3000, "felt", 7.0, ["9S", "KD", "5S", "KS", "10S"], "gap_probe", ["10S", "9S"]),
         # 12° a card on dark cloth: a frame between the 7D's index and the JC's meets the 7D's blank
-        # margin, a piece of its top pip and the JC's index at its edge, read whole as a 3C at 0.96
-        (
-            5,
-            "dark",
-            12.0,
-            ["7D", "JC", "KC", "KH", "AH"],
-            "squeeze_check",
-            ["3C", "7D", "AH", "JC", "KC", "KH"],
-        ),
+        # margin, a piece of its top pip and the JC's index at its edge. Patch reader v5 read it whole as
+        # a 3C at 0.96, which only the squeeze check kept out; v7 (trained on such cuts too) reads nothing
+        # sure there, so the five are read with or without the check
+        (5, "dark", 12.0, ["7D", "JC", "KC", "KH", "AH"], "squeeze_check", ["7D", "AH", "JC", "KC", "KH"]),
     ],
 )
 def test_a_fan_of_five_is_read_whole_and_nothing_more(

@@ -240,4 +240,5 @@ def test_an_18_card_fan_5_degrees_a_card_on_a_light_table_is_read(background: st
     read = [s.card for s in rec.recognize(image)]
     assert sorted(read) == sorted(codes)
     rec.arc_probe = False
-    assert len(rec.recognize(image)) <= 14
+    # without the arc probe fewer are read (14 of the 18 with patch reader v5, 15 with v7)
+    assert len(rec.recognize(image)) < len(codes)

@@ -90,7 +90,10 @@ def test_a_lamp_reflected_off_a_card_is_called_glare(table_recognizer: vision.Re
 
 
 def test_an_out_of_focus_camera_is_told_its_readings_are_unsure(table_recognizer: vision.Recognizer) -> None:
-    blurred = cv2.GaussianBlur(frame(), (0, 0), 4)
+    # sigma 3 px on 150-px cards: the KS is read as a KC at 0.77 (patch readers v5 and v7 alike). At 4 px
+    # v5 read the 10H as an 8H; v7 reads all five right and surely there, so that frame is told only
+    # "blurry" (the test below)
+    blurred = cv2.GaussianBlur(frame(), (0, 0), 3)
     check = vision.check_view(blurred, table_recognizer.recognize(blurred))
     assert "unsure" in [a.code for a in check.advice]
     assert check.unsure >= 1
