@@ -19,8 +19,9 @@ with ``Recognizer("table")``, keeps every patch cut on the way (once per frame),
 
 The output has the chunks' keys and form (``x``: the patches shrunk to the network's input size with
 ``INTER_AREA``, uint8 BGR; ``rank``, ``suit``, ``joker``), so ``train_patch_reader.py --scene-patches``
-can add it to a fine-tune. Never run it on a held-out folder (``--split held-out``) or on the photos in
-``shared/vision``.
+can add it to a fine-tune. Train only on training-family folders: the cuts of a held-out folder
+(``--split held-out``) measure a reader (``--keep-reject 1``), and the photos in ``shared/vision`` are
+never cut for training.
 """
 
 from __future__ import annotations
