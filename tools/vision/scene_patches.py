@@ -38,16 +38,15 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from patch_labels import GRID, HIDDEN, IGNORE, SHOWS  # noqa: E402
+
 import vision.recognizer as recognizer  # noqa: E402
 from vision.index import PH, PW  # noqa: E402
 from vision.patch_reader import INPUT_H, INPUT_W, N_RANK, N_SUIT, RANKS, SUITS  # noqa: E402
 from vision.sources import read_image  # noqa: E402
 
-IGNORE = -100  # as train_patch_reader.IGNORE: left out of the loss
 R_REJ, S_REJ = N_RANK - 1, N_SUIT - 1
-SHOWS, HIDDEN = 0.85, 0.35
 FAINT = (10.0, 16.0)  # ink spread: under the first taught as reject, under the second left out
-_GRID = np.stack(np.meshgrid(np.linspace(0.05, 0.95, 5), np.linspace(0.05, 0.95, 5)), -1).reshape(-1, 2)
 
 
 def _in_polygon(points: np.ndarray, polygon: np.ndarray) -> np.ndarray:
@@ -59,7 +58,7 @@ def _in_polygon(points: np.ndarray, polygon: np.ndarray) -> np.ndarray:
 def _grid_points(quad: np.ndarray) -> np.ndarray:
     """25 points spread over a quad (corners in the index's own order: top-left, top-right, bottom-right,
     bottom-left as its glyphs stand)."""
-    u, v = _GRID[:, :1], _GRID[:, 1:]
+    u, v = GRID[:, :1], GRID[:, 1:]
     top = quad[0] + u * (quad[1] - quad[0])
     bottom = quad[3] + u * (quad[2] - quad[3])
     return top + v * (bottom - top)

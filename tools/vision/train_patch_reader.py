@@ -34,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from backgrounds import LIGHT, TRAIN_FAMILIES, table_surface  # noqa: E402
 from fonts import font_files, suit_from_font  # noqa: E402
 from make_glyphs import random_style  # noqa: E402
+from patch_labels import GRID, IGNORE, label_of  # noqa: E402
 from scenes import random_style as scene_style  # noqa: E402
 from torch_tools import (  # noqa: E402
     EXPOSURE_GAIN,
@@ -49,7 +50,6 @@ from vision.patch_reader import INPUT_H, INPUT_W, N_OUT, N_RANK, N_SUIT, RANKS, 
 from vision.render import CARD_ASPECT, CardStyle, render_back, render_card  # noqa: E402
 from vision.sighting import FACES  # noqa: E402
 
-IGNORE = -100
 R_REJ, S_REJ = N_RANK - 1, N_SUIT - 1
 
 
@@ -91,9 +91,6 @@ def index_boxes(style: CardStyle, code: str) -> list[tuple[str, tuple[float, ...
     return out
 
 
-_GRID = np.stack(np.meshgrid(np.linspace(0.05, 0.95, 5), np.linspace(0.05, 0.95, 5)), -1).reshape(-1, 2)
-
-
 def box_in_patch(
     card_to_patch: np.ndarray,
     card_to_image: np.ndarray,
@@ -103,7 +100,7 @@ def box_in_patch(
 ) -> float:
     """How much of ``box`` shows upright in the patch (0 when it lies on its side or upside down)."""
     x, y, w, h = box
-    pts = (_GRID * [w, h] + [x, y]).reshape(-1, 1, 2)
+    pts = (GRID * [w, h] + [x, y]).reshape(-1, 1, 2)
     pp = cv2.perspectiveTransform(pts, card_to_patch).reshape(-1, 2)
     top = np.array([[[x + w / 2, y]], [[x + w / 2, y + h]]])
     t = cv2.perspectiveTransform(top, card_to_patch).reshape(-1, 2)
@@ -119,11 +116,6 @@ def box_in_patch(
         cov[ok] = occluded[ip[ok, 1], ip[ok, 0]]
         inside &= ~cov
     return float(inside.mean())
-
-
-def label_of(vis: float) -> int:
-    """1 shows, 0 does not, -1 in between (left out of the loss)."""
-    return 1 if vis >= 0.85 else 0 if vis <= 0.35 else -1
 
 
 @dataclasses.dataclass(frozen=True)
