@@ -38,7 +38,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from patch_labels import GRID, HIDDEN, IGNORE, SHOWS  # noqa: E402
+from patch_labels import GRID, IGNORE, label_of  # noqa: E402
 
 import vision.recognizer as recognizer  # noqa: E402
 from vision.index import PH, PW  # noqa: E402
@@ -115,10 +115,10 @@ def patch_labels(
         state = 0
         for quad, visible in zip(card["index_quads"], card["index_visible"], strict=True):
             q = np.array(quad, np.float64)
-            share = index_shows(q, to_patch, covers, image_shape)
-            if share <= HIDDEN:
+            shows = label_of(index_shows(q, to_patch, covers, image_shape))
+            if shows == 0:
                 continue
-            if share < SHOWS or not visible:
+            if shows < 0 or not visible:
                 state = state or -1
                 continue
             ink = ink_spread(patch, _to_patch(q, to_patch))
