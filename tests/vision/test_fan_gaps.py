@@ -14,11 +14,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import vision.fan_gaps as fan_gaps
+import vision.recognizer as recognizer
 from vision import Recognizer, SimulatedCamera
 from vision.detect import CornerFrame
 from vision.fan_arcs import NARROW, PROBE
 from vision.fan_gaps import MIN_STEP, evenly_spaced, gap_probes, squeezed
 from vision.finder import IndexFrame
+from vision.sighting import Sighting
 
 PIVOT = np.array([500.0, 900.0])
 WIDTH = 100.0
@@ -172,3 +174,32 @@ def test_a_corner_half_a_step_between_two_neighbours_with_no_room_between_is_squ
     assert all(squeezed(frames, i) is None for i in range(5))
     # no step to measure: three cards in all
     assert squeezed([fan_frame(k) for k in (0, 1, 0.5)], 2) is None
+
+
+def _fan_sighting(code: str, k: float, confidence: float) -> Sighting:
+    """Card ``k`` of the fan of ``fan_frame`` read through its index frame alone, at ``confidence``."""
+    fr = fan_frame(k)
+    outline = tuple((float(x), float(y)) for x, y in fr.outline())
+    f = fr.frame
+    box = [
+        f.origin + f.x * WIDTH * u + f.y * WIDTH * v
+        for u, v in ((0.05, 0.05), (0.2, 0.05), (0.2, 0.5), (0.05, 0.5))
+    ]
+    index = tuple((float(x), float(y)) for x, y in box)
+    return Sighting(code, confidence, outline, index, evidence=("index",))
+
+
+def test_the_recogniser_drops_an_unsure_card_read_half_a_step_between_two_sure_neighbours() -> None:
+    # the squeeze check itself, whatever the reader makes of a real fan's frames: a fan of five read
+    # surely, and a 3C read at 0.96 through a frame half a step after the second card
+    fan = [_fan_sighting(c, k, 0.999) for k, c in enumerate(["7D", "JC", "KC", "KH", "AH"])]
+    squeezed_in = _fan_sighting("3C", 1.5, 0.96)
+    assert recognizer._no_card_squeezed_between([*fan, squeezed_in]) == fan
+    # as sure as the check trusts (SQUEEZE_SURE), or surer than a neighbour, it stays
+    sure = _fan_sighting("3C", 1.5, recognizer.SQUEEZE_SURE)
+    assert sure in recognizer._no_card_squeezed_between([*fan, sure])
+    unsure_neighbour = [*fan[:2], _fan_sighting("KC", 2, 0.9), *fan[3:]]
+    assert squeezed_in in recognizer._no_card_squeezed_between([*unsure_neighbour, squeezed_in])
+    # with its room between (card 2 unread) a card there is no squeeze
+    between = _fan_sighting("3C", 2, 0.96)
+    assert between in recognizer._no_card_squeezed_between([*fan[:2], *fan[3:], between])
