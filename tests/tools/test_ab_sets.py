@@ -84,3 +84,8 @@ def test_read_gives_the_codes_the_table_recogniser_reads_in_each_scene(tmp_path:
     assert got == {name: sorted(codes) for name, codes in scenes.items()}
     main(["read", str(tmp_path), "--out", str(tmp_path / "r.json")])
     assert json.loads((tmp_path / "r.json").read_text()) == got
+    # the same scenes read turned upside down, as a camera across the table would see them
+    main(["read", str(tmp_path), "--out", str(tmp_path / "t.json"), "--fault", "turned_180"])
+    assert json.loads((tmp_path / "t.json").read_text()) == got
+    with pytest.raises(SystemExit, match="--fault sideways: not a fault camera_faults.py knows"):
+        main(["read", str(tmp_path), "--out", str(tmp_path / "x.json"), "--fault", "sideways"])

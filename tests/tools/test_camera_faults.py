@@ -27,6 +27,9 @@ def test_every_fault_gives_a_frame_the_recogniser_takes() -> None:
     assert (FAULTS["over_exposed"](image) >= image).all()  # every level lifted, clipped at white
     grey = FAULTS["greyscale"](image)
     assert (grey[..., 0] == grey[..., 2]).all()
+    # moved two pixels up and left, the frame's size kept (its last rows and columns repeated)
+    shifted = FAULTS["shifted"](image)
+    assert shifted.shape == image.shape and np.array_equal(shifted[:-2, :-2], image[2:, 2:])
 
 
 def test_the_wide_lens_bows_a_straight_edge_outward_and_loses_nothing() -> None:
@@ -72,10 +75,50 @@ def scene_folder(root: Path) -> Path:
 
 def test_a_folder_is_counted_under_each_fault_and_written_faulted(tmp_path: Path) -> None:
     folder = scene_folder(tmp_path / "scenes")
-    counts = measure([folder], ["none", "turned_180"], workers=1)
-    assert counts == {"none": (2, 0, 0), "turned_180": (2, 0, 0)}
+    counts = measure([folder], ["none", "turned_180", "shifted"], workers=1)
+    assert counts == {"none": (2, 0, 0), "turned_180": (2, 0, 0), "shifted": (2, 0, 0)}
+    # a card the folder says may be read (optional.json) is neither right nor false, as eval counts it
+    (folder / "labels.json").write_text(json.dumps({"a.png": ["AS"]}))
+    (folder / "optional.json").write_text(json.dumps({"a.png": ["9D"]}))
+    assert measure([folder], ["none"], workers=1) == {"none": (1, 0, 0)}
+    (folder / "labels.json").write_text(json.dumps({"a.png": ["AS", "9D"]}))
     write_copy(folder, tmp_path / "dark", "dark")
     written = cv2.imread(str(tmp_path / "dark" / "images" / "a.png"))
     original = cv2.imread(str(folder / "images" / "a.png"))
     assert written.shape == original.shape and written.mean() < 0.5 * original.mean()
     assert json.loads((tmp_path / "dark" / "labels.json").read_text()) == {"a.png": ["AS", "9D"]}
+
+
+def test_a_turned_or_scaled_copy_carries_its_truth_with_it_and_a_bent_one_leaves_it_out(
+    tmp_path: Path,
+) -> None:
+    folder = scene_folder(tmp_path / "scenes")
+    image = cv2.imread(str(folder / "images" / "a.png"))
+    h, w = image.shape[:2]
+    # a truth.json as scenes.py writes it: one card's outline and index quad, in image pixels
+    outline = [[100.0, 50.0], [250.0, 50.0], [250.0, 260.0], [100.0, 260.0]]
+    quad = [[104.0, 54.0], [124.0, 54.0], [124.0, 94.0], [104.0, 94.0]]
+    card = {"code": "AS", "outline": outline, "index_quads": [quad], "index_visible": [True], "visible": 1.0}
+    (folder / "truth.json").write_text(json.dumps({"a.png": {"family": "felt", "cards": [card]}}))
+    expected = {
+        "turned_180": lambda x, y: (w - 1 - x, h - 1 - y),
+        "turned_90": lambda x, y: (h - 1 - y, x),
+        "shifted": lambda x, y: (x - 2, y - 2),
+        "long_800": lambda x, y: ((x + 0.5) * 800 / w - 0.5, (y + 0.5) * 800 / w - 0.5),
+        "dark": lambda x, y: (x, y),
+    }
+    for fault, move in expected.items():
+        write_copy(folder, tmp_path / fault, fault)
+        moved = json.loads((tmp_path / fault / "truth.json").read_text())["a.png"]["cards"][0]
+        assert moved["outline"] == [list(np.round(move(x, y), 2)) for x, y in outline], fault
+        assert moved["index_quads"] == [[list(np.round(move(x, y), 2)) for x, y in quad]], fault
+        assert moved["code"] == "AS" and moved["visible"] == 1.0
+    # the pixel under a truth corner is the pixel under the moved corner of the written frame
+    turned = cv2.imread(str(tmp_path / "turned_90" / "images" / "a.png"))
+    x, y = 180, 90
+    assert np.array_equal(turned[x, h - 1 - y], image[y, x])
+    # the wide lens and the bowed cards bend the frame: no truth holds there, so none is written
+    for fault in ("wide_lens", "bowed"):
+        write_copy(folder, tmp_path / fault, fault)
+        assert not (tmp_path / fault / "truth.json").exists()
+        assert (tmp_path / fault / "labels.json").is_file()

@@ -9,6 +9,13 @@
 package of another checkout (``git worktree add /tmp/old HEAD~3``), so the two sides differ only in the
 code. Environment settings the recogniser reads (``DEALER_VISION_PATCH_MARGIN`` …) apply as usual.
 
+``read --fault NAME`` reads every scene as ``camera_faults.py``'s fault ``NAME`` changes it (in
+memory: ``shifted`` moves the frame two pixels, ``turned_180`` turns it), so that a reading can be
+compared with the same tree's reading of the scenes as drawn. A difference between two trees no
+bigger than what ``shifted`` alone changes is the recogniser's jitter; a set that loses far more under
+it than a fresh seed's set of the same kind has been fitted by the choices made on it: choose on one
+set, confirm on a seed never read before (BENCHMARKS.md, "Vision, session 51").
+
 ``compare`` counts both as ``dealer vision eval`` does (right, false, missed; optional cards neither),
 says how many scenes read better, worse or the same (right minus false), lists the scenes that changed
 (``--list``), and gives a paired bootstrap interval of the change in F1 and in right minus false:
@@ -145,9 +152,11 @@ def compare(
     }
 
 
-def read(root: Path) -> dict[str, list[str]]:
-    """The codes ``Recognizer("table")`` reads in each scene of ``root``."""
+def read(root: Path, fault: str = "none") -> dict[str, list[str]]:
+    """The codes ``Recognizer("table")`` reads in each scene of ``root``, each first changed by
+    ``camera_faults.FAULTS[fault]``."""
     import cv2
+    from camera_faults import FAULTS
 
     from vision.recognizer import Recognizer
     from vision.sources import read_image
@@ -155,8 +164,9 @@ def read(root: Path) -> dict[str, list[str]]:
     cv2.setNumThreads(1)
     labels, _ = scene_labels(root)
     rec = Recognizer("table")
+    change = FAULTS[fault]
     return {
-        name: sorted(s.card for s in rec.recognize(read_image(root / "images" / name)))
+        name: sorted(s.card for s in rec.recognize(change(read_image(root / "images" / name))))
         for name in sorted(labels)
     }
 
@@ -168,6 +178,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     r.add_argument("root", type=Path)
     r.add_argument("--out", type=Path, required=True)
     r.add_argument("--tree", type=Path, default=HERE, help="the checkout whose vision package reads")
+    r.add_argument("--fault", default="none", help="read each scene as camera_faults.py's fault changes it")
     c = sub.add_parser("compare", help="two readings of one folder, scene by scene")
     c.add_argument("root", type=Path)
     c.add_argument("base", type=Path)
@@ -181,7 +192,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         if not (a.tree / "vision" / "__init__.py").is_file():
             raise SystemExit(f"{a.tree}: no vision package there (expected a checkout of this project)")
         sys.path.insert(0, str(a.tree.resolve()))
-        a.out.write_text(json.dumps(read(a.root), indent=1))
+        from camera_faults import FAULTS
+
+        if a.fault not in FAULTS:
+            raise SystemExit(
+                f"--fault {a.fault}: not a fault camera_faults.py knows ({', '.join(sorted(FAULTS))})"
+            )
+        a.out.write_text(json.dumps(read(a.root, a.fault), indent=1))
         return
     sys.path.insert(0, str(HERE))
     out = compare(a.root, _json_file(a.base, "readings"), _json_file(a.new, "readings"), a.resamples, a.seed)
