@@ -36,6 +36,7 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # camera_faults.py, beside this file
 
 
 @dataclass(frozen=True)
