@@ -62,6 +62,7 @@ from vision.index_frames import (
     letters_on_a_back,
     read_index_frames,
 )
+from vision.looks import several_looks
 from vision.onnx_nets import check_bgr
 from vision.outline_sides import short_side, side_lengths
 from vision.patch_reader import second_opinion
@@ -153,9 +154,14 @@ class Recognizer:
         finder_size: int = 512,
         min_index_heat: float = 0.3,
         min_index_confidence: float = 0.6,
+        looks: int = 1,
     ) -> None:
         if mode not in ("shoe", "table"):
             raise ValueError(f"mode must be 'shoe' or 'table', got {mode!r}")
+        if looks not in (1, 3):
+            raise ValueError(
+                f"looks must be 1 (one read) or 3 (a still photo read three ways), got {looks!r}"
+            )
         if window is not None:
             window = _checked_window(window)
         finder = finder or DEFAULT_FINDER[mode]
@@ -219,6 +225,9 @@ class Recognizer:
         self.corner_search: tuple[tuple[float, float], ...] = ()
         self.prefer = "classic"  # whose outline stands where both finders found a card (measured)
         self.mode: Mode = mode
+        # a still photo read three times (as it is, moved two pixels, turned): the cards two agree on
+        # (vision.looks); one read for a camera's frames
+        self.looks = looks
         self.calibration = calibration
         self.model = model or default_model()
         self.window = window
@@ -585,11 +594,14 @@ class Recognizer:
                     "expected at least 2×2 of its pixels inside it"
                 )
             ox, oy = x, y
-        with sharing(view):  # the finders' downscaled copies of the frame are made once
-            sightings = self._recognize_view(view)
+        sightings = several_looks(self._read_view, view, self.looks)
         if ox or oy:
             sightings = [s.shifted(ox, oy) for s in sightings]
         return sightings
+
+    def _read_view(self, view: np.ndarray) -> list[Sighting]:
+        with sharing(view):  # the finders' downscaled copies of the frame are made once
+            return self._recognize_view(view)
 
     def _recognize_view(self, view: np.ndarray) -> list[Sighting]:
         colour = colour_is_informative(view)

@@ -30,6 +30,19 @@ def test_recognize_json_lists_cards_with_confidence_and_outline(tmp_path: Path) 
     assert all(0 <= c["confidence"] <= 1 and len(c["outline"]) == 4 for c in out)
 
 
+def test_recognize_reads_a_photo_three_ways_unless_asked_once_and_names_a_bad_count(tmp_path: Path) -> None:
+    shot = SimulatedCamera(seed=2).frame_for(["JH", "4C"], "row")
+    path = tmp_path / "t.png"
+    cv2.imwrite(str(path), shot.image)
+    three = runner.invoke(app, ["vision", "recognize", str(path), "--json"])
+    once = runner.invoke(app, ["vision", "recognize", str(path), "--looks", "1", "--json"])
+    assert three.exit_code == once.exit_code == 0, three.output + once.output
+    assert sorted(c["card"] for c in json.loads(three.stdout)) == ["4C", "JH"]
+    assert sorted(c["card"] for c in json.loads(once.stdout)) == ["4C", "JH"]
+    bad = runner.invoke(app, ["vision", "recognize", str(path), "--looks", "2"])
+    assert bad.exit_code != 0 and "--looks must be 1 or 3, got 2" in bad.stderr
+
+
 def test_recognize_missing_image_fails_with_a_message(tmp_path: Path) -> None:
     res = runner.invoke(app, ["vision", "recognize", str(tmp_path / "none.png"), "--json"])
     assert res.exit_code != 0

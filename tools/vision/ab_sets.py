@@ -153,9 +153,9 @@ def compare(
     }
 
 
-def read(root: Path, fault: str = "none") -> dict[str, list[str]]:
-    """The codes ``Recognizer("table")`` reads in each scene of ``root``, each first changed by
-    ``camera_faults.FAULTS[fault]``."""
+def read(root: Path, fault: str = "none", looks: int = 1) -> dict[str, list[str]]:
+    """The codes ``Recognizer("table", looks=looks)`` reads in each scene of ``root``, each first
+    changed by ``camera_faults.FAULTS[fault]``."""
     import cv2
     from camera_faults import FAULTS
 
@@ -164,7 +164,7 @@ def read(root: Path, fault: str = "none") -> dict[str, list[str]]:
 
     cv2.setNumThreads(1)
     labels, _ = scene_labels(root)
-    rec = Recognizer("table")
+    rec = Recognizer("table", looks=looks)
     change = FAULTS[fault]
     return {
         name: sorted(s.card for s in rec.recognize(change(read_image(root / "images" / name))))
@@ -180,6 +180,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     r.add_argument("--out", type=Path, required=True)
     r.add_argument("--tree", type=Path, default=HERE, help="the checkout whose vision package reads")
     r.add_argument("--fault", default="none", help="read each scene as camera_faults.py's fault changes it")
+    r.add_argument("--looks", type=int, default=1, choices=(1, 3), help="reads of each scene (vision.looks)")
     c = sub.add_parser("compare", help="two readings of one folder, scene by scene")
     c.add_argument("root", type=Path)
     c.add_argument("base", type=Path)
@@ -199,7 +200,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             raise SystemExit(
                 f"--fault {a.fault}: not a fault camera_faults.py knows ({', '.join(sorted(FAULTS))})"
             )
-        a.out.write_text(json.dumps(read(a.root, a.fault), indent=1))
+        a.out.write_text(json.dumps(read(a.root, a.fault, a.looks), indent=1))
         return
     sys.path.insert(0, str(HERE))
     out = compare(a.root, _json_file(a.base, "readings"), _json_file(a.new, "readings"), a.resamples, a.seed)

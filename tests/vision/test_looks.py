@@ -1,0 +1,112 @@
+"""vision.looks: a still photo read three ways, and the cards two of the readings agree on."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision import Recognizer, SimulatedCamera
+from vision.looks import agreed, several_looks
+from vision.sighting import Sighting
+
+
+def card(code: str, x: float, y: float, confidence: float = 0.9) -> Sighting:
+    """A 60 × 84 card with its top-left corner at (x, y) and its index there."""
+    outline = ((x, y), (x + 60, y), (x + 60, y + 84), (x, y + 84))
+    index = ((x + 2, y + 2), (x + 12, y + 2), (x + 12, y + 24), (x + 2, y + 24))
+    return Sighting(code, confidence, outline, index, ("index",))
+
+
+def test_a_card_stands_where_two_looks_see_it_alike_and_goes_where_one_does() -> None:
+    first = [card("AS", 0, 0), card("3C", 300, 0, 0.7)]  # the 3C made up by one look only
+    second = [card("AS", 2, 1), card("KD", 100, 200)]
+    third = [card("AS", 1, 2), card("KD", 103, 198)]  # the KD the first look missed
+    out = agreed([first, second, third])
+    assert [s.card for s in out] == ["AS", "KD"]
+    # the earliest look that saw a card stands for it, and says how many saw it
+    assert out[0].outline == first[0].outline and out[0].evidence == ("index", "seen alike in 3 of 3 looks")
+    assert out[1].outline == second[1].outline and out[1].evidence[-1] == "seen alike in 2 of 3 looks"
+
+
+def test_two_copies_of_a_code_are_two_cards_and_a_code_seen_in_two_places_is_none() -> None:
+    # a six-deck shoe's two aces of spades, each seen by two looks: both stand
+    a, b = card("AS", 0, 0), card("AS", 400, 0)
+    assert len(agreed([[a, b], [b], [a]])) == 2
+    # one look sees the ace here, another there: not the same card, so neither stands
+    assert agreed([[a], [b], []]) == []
+    # and a look's one sighting agrees with one of another look's at most: two of the first look's
+    # sightings on one card of the second are one card agreed and one alone
+    assert len(agreed([[card("AS", 0, 0), card("AS", 5, 5)], [card("AS", 2, 2)], []])) == 1
+
+
+def centred(code: str, x: float, y: float) -> Sighting:
+    """A 60 × 84 card lying square with its middle at (x, y)."""
+    return Sighting(code, 0.9, ((x - 30, y - 42), (x + 30, y - 42), (x + 30, y + 42), (x - 30, y + 42)))
+
+
+def test_the_moved_and_turned_looks_are_mapped_back_onto_the_photo() -> None:
+    image = np.zeros((90, 160, 3), np.uint8)
+    image[30, 50] = (0, 0, 255)
+    seen: list[np.ndarray] = []
+
+    def read(im: np.ndarray) -> list[Sighting]:
+        """A card wherever the image's one red pixel is (as a recogniser reads a card drawn there)."""
+        seen.append(im)
+        y, x = np.unravel_index(int(np.argmax(im[..., 2])), im.shape[:2])
+        return [centred("7H", float(x), float(y))]
+
+    out = several_looks(read, image, 3)
+    # the images read: the photo, the photo moved two pixels up and left, the photo turned upside down
+    assert np.array_equal(seen[1][:-2, :-2], image[2:, 2:]) and seen[1].shape == image.shape
+    assert np.array_equal(seen[2], image[::-1, ::-1])
+    # each look found the card in its own pixels; placed back on the photo all three lie on it, so it
+    # stands, as the first look saw it
+    assert len(out) == 1 and out[0].evidence[-1] == "seen alike in 3 of 3 looks"
+    assert out[0].outline == centred("7H", 50, 30).outline
+    assert several_looks(read, image, 1) == [centred("7H", 50, 30)]
+    with pytest.raises(ValueError, match="looks must be 1 or 3, got 2"):
+        several_looks(read, image, 2)
+
+
+def test_a_card_only_the_turned_look_makes_up_is_dropped_and_one_the_first_misses_is_kept() -> None:
+    image = np.zeros((90, 160, 3), np.uint8)
+    calls: list[int] = []
+
+    def read(im: np.ndarray) -> list[Sighting]:
+        """The ace with its middle at (40, 50) of the photo, seen in each look's own pixels; the first
+        look misses it, the turned one makes a joker up."""
+        calls.append(1)
+        if len(calls) == 1:
+            return []
+        if len(calls) == 2:  # moved two pixels up and left
+            return [centred("AS", 38, 48)]
+        return [centred("AS", 160 - 1 - 40, 90 - 1 - 50), centred("JK", 20, 20)]
+
+    out = several_looks(read, image, 3)
+    assert [s.card for s in out] == ["AS"]
+    assert out[0].outline == centred("AS", 40, 50).outline  # the moved look's, placed back on the photo
+    assert out[0].evidence == ("seen alike in 2 of 3 looks",)
+
+
+def test_the_recogniser_reads_a_photo_three_ways_and_keeps_what_it_read_once() -> None:
+    cam = SimulatedCamera(size=(960, 540), background="felt", seed=7, card_width=140)
+    frame = cam.frame_for(["AS", "10H", "QD", "7C"], layout="row").image
+    once = Recognizer("table").recognize(frame)
+    thrice = Recognizer("table", looks=3).recognize(frame)
+    assert sorted(s.card for s in thrice) == sorted(s.card for s in once) == ["10H", "7C", "AS", "QD"]
+    for s in thrice:
+        twin = next(o for o in once if o.card == s.card)
+        assert np.abs(np.subtract(s.centre, twin.centre)).max() < 3  # on the photo's own pixels
+        assert s.evidence[-1] == "seen alike in 3 of 3 looks"
+    with pytest.raises(ValueError, match="looks must be 1 .* or 3"):
+        Recognizer("table", looks=2)
+
+
+def test_a_sighting_of_the_turned_photo_is_placed_back_pixel_for_pixel() -> None:
+    from vision.looks import _turned_back
+
+    s = Sighting("AS", 0.9, ((0, 0), (10, 0), (10, 14), (0, 14)), ((1, 1), (3, 1), (3, 5), (1, 5)))
+    back = _turned_back(s, 160, 90)  # pixel (0, 0) of the turned photo is pixel (159, 89) of the photo
+    assert back.outline == ((159, 89), (149, 89), (149, 75), (159, 75))
+    assert back.index_corner == ((158, 88), (156, 88), (156, 84), (158, 84))
+    assert (back.card, back.confidence) == ("AS", 0.9)
