@@ -98,11 +98,15 @@ def recognize(
             help="Also write the image with every card found outlined and labelled (check a camera's view).",
         ),
     ] = None,
-    looks: Annotated[int, typer.Option("--looks", help=LOOKS_HELP)] = 3,
+    looks: Annotated[
+        int | None, typer.Option("--looks", help=LOOKS_HELP + " Default: 3 for a table, 1 for a shoe window.")
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Recognise the cards in one image (a still: read three ways unless --looks 1)."""
-    rec = _recognizer(mode, calibration, window, finder, looks)
+    """Recognise the cards in one image (a table photo is read three ways unless --looks 1)."""
+    rec = _recognizer(
+        mode, calibration, window, finder, looks if looks is not None else (3 if mode == "table" else 1)
+    )
     try:
         frame = read_image(image)
     except VisionError as exc:
