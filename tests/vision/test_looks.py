@@ -56,13 +56,19 @@ def test_the_moved_and_turned_looks_are_mapped_back_onto_the_photo() -> None:
         return [centred("7H", float(x), float(y))]
 
     out = several_looks(read, image, 3)
-    # the images read: the photo, the photo moved two pixels up and left, the photo turned upside down
+    # the images read: the photo, and the photo moved two pixels up and left; the two agree on every
+    # card, so a third look could change nothing and is not taken
+    assert len(seen) == 2
     assert np.array_equal(seen[1][:-2, :-2], image[2:, 2:]) and seen[1].shape == image.shape
-    assert np.array_equal(seen[2], image[::-1, ::-1])
-    # each look found the card in its own pixels; placed back on the photo all three lie on it, so it
-    # stands, as the first look saw it
-    assert len(out) == 1 and out[0].evidence[-1] == "seen alike in 3 of 3 looks"
+    assert len(out) == 1 and out[0].evidence[-1] == "seen alike in 2 of 2 looks"
     assert out[0].outline == centred("7H", 50, 30).outline
+    # where they disagree (a card only the moved look sees), the photo turned upside down is read too,
+    # its card placed back on the photo: there the red pixel's card again, so it stands with three
+    extra = [centred("KD", 120, 45)]
+    seen.clear()
+    out = several_looks(lambda im: read(im) + (extra if len(seen) == 2 else []), image, 3)
+    assert len(seen) == 3 and np.array_equal(seen[2], image[::-1, ::-1])
+    assert [(s.card, s.evidence[-1]) for s in out] == [("7H", "seen alike in 3 of 3 looks")]
     assert several_looks(read, image, 1) == [centred("7H", 50, 30)]
     with pytest.raises(ValueError, match="looks must be 1 or 3, got 2"):
         several_looks(read, image, 2)
@@ -97,7 +103,7 @@ def test_the_recogniser_reads_a_photo_three_ways_and_keeps_what_it_read_once() -
     for s in thrice:
         twin = next(o for o in once if o.card == s.card)
         assert np.abs(np.subtract(s.centre, twin.centre)).max() < 3  # on the photo's own pixels
-        assert s.evidence[-1] == "seen alike in 3 of 3 looks"
+        assert s.evidence[-1] in ("seen alike in 2 of 2 looks", "seen alike in 3 of 3 looks")
     with pytest.raises(ValueError, match="looks must be 1 .* or 3"):
         Recognizer("table", looks=2)
 

@@ -234,6 +234,9 @@ def test_bench_vision_json() -> None:
     assert out["table_frame_1920x1080_4_hands_of_3"]["median_ms"] > 0 and out["hits_cards_found"] == 12
     assert out["table_frame_1920x1080_4_doubled_hands"]["median_ms"] > 0 and out["doubled_cards_found"] == 12
     assert out["table_frame_1920x1080_12_small_cards"]["median_ms"] > 0 and out["small_cards_found"] == 12
+    # the 24 MP photos also as `dealer vision recognize` reads a photo: three looks
+    for key in ("photo_6000x4000_9_cards_3_looks", "photo_6000x4000_8_small_cards_3_looks"):
+        assert out[key]["median_ms"] > 0 and out[key]["target_ms"] == 1500.0
     # the live camera over the six hands: every card of the deal seen, the still frames not read again
     assert out["live_cards_found"] == 12 and out["live_1920x1080_unchanged"]["frames"] == 6
 
