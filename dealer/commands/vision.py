@@ -48,7 +48,7 @@ FinderOpt = Annotated[
 ]
 LOOKS_HELP = (
     "Reads of each image: 3 (as it is, moved two pixels and turned; the cards two of them agree on: "
-    "fewer made up, three times the time) or 1."
+    "fewer made up; two reads, three where those two disagree) or 1."
 )
 
 
