@@ -7,9 +7,9 @@ photo can be read three times — as it is, moved two pixels up and left (the la
 repeated), and turned upside down (as a camera across the table would see it) — and a card kept where
 at least two of the three readings see it: the same code, each sighting's middle on the other's
 outline. On a fresh set of 480 held-out-family scenes that read 8 more cards right and made 23 fewer
-up (F1 0.916 → 0.926). It costs two reads, and a third where the first two disagree (about one
-photo in five), so it is for photos (``Recognizer.looks``, ``dealer vision recognize``), not a live
-camera's every frame.
+up (F1 0.916 → 0.926). It costs two reads, and a third where the first two disagree (13–26 % of the
+scenes of three sets), so it is for photos (``Recognizer.looks``, ``dealer vision recognize``), not a
+live camera's every frame.
 
 >>> a = Sighting("AS", 0.9, ((0, 0), (60, 0), (60, 84), (0, 84)))
 >>> made_up = Sighting("3C", 0.7, ((200, 0), (260, 0), (260, 84), (200, 84)))
@@ -46,7 +46,7 @@ def several_looks(
     both = agreed(readings)
     if len(both) == len(readings[0]) == len(readings[1]):
         # the first two agree on every card: a third look could only add a vote to a card both saw,
-        # so it would change nothing (most photos: the looks disagree on about one in five)
+        # so it would change nothing (the two disagree in 13–26 % of the scenes of three sets)
         return both
     readings.append([_turned_back(s, w, h) for s in read(cv2.rotate(image, cv2.ROTATE_180))])
     return agreed(readings)
