@@ -62,7 +62,7 @@ from vision.index_frames import (
     letters_on_a_back,
     read_index_frames,
 )
-from vision.looks import several_looks
+from vision.looks import LOOKS, several_looks
 from vision.onnx_nets import check_bgr
 from vision.outline_sides import short_side, side_lengths
 from vision.patch_reader import second_opinion
@@ -158,9 +158,10 @@ class Recognizer:
     ) -> None:
         if mode not in ("shoe", "table"):
             raise ValueError(f"mode must be 'shoe' or 'table', got {mode!r}")
-        if looks not in (1, 3):
+        if looks not in LOOKS:
             raise ValueError(
-                f"looks must be 1 (one read) or 3 (a still photo read three ways), got {looks!r}"
+                f"looks must be 1 (one read), 3 or 4 (a still photo read up to three or four ways), "
+                f"got {looks!r}"
             )
         if window is not None:
             window = _checked_window(window)
@@ -225,8 +226,8 @@ class Recognizer:
         self.corner_search: tuple[tuple[float, float], ...] = ()
         self.prefer = "classic"  # whose outline stands where both finders found a card (measured)
         self.mode: Mode = mode
-        # a still photo read three times (as it is, moved two pixels, turned): the cards two agree on
-        # (vision.looks); one read for a camera's frames
+        # a still photo read up to three or four times (as it is, moved two pixels, turned upside down
+        # and a quarter): the cards two agree on (vision.looks); one read for a camera's frames
         self.looks = looks
         self.calibration = calibration
         self.model = model or default_model()

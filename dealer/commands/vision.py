@@ -28,6 +28,7 @@ from vision import (
 )
 from vision.evaluate import evaluate
 from vision.index import cut_patch, segment_index
+from vision.looks import LOOKS
 from vision.recognizer import FINDERS
 
 NAME = "vision"
@@ -47,14 +48,15 @@ FinderOpt = Annotated[
     ),
 ]
 LOOKS_HELP = (
-    "Reads of each image: 3 (as it is, moved two pixels and turned; the cards two of them agree on: "
-    "fewer made up; two reads, three where those two disagree) or 1."
+    "Reads of each image, at most: 4 (as it is, moved two pixels, turned upside down and a quarter; the "
+    "cards two of them agree on: more read, fewer made up; two reads, more only where they disagree), "
+    "3 (without the quarter turn) or 1."
 )
 
 
 def _looks(looks: int) -> int:
-    if looks not in (1, 3):
-        fail(f"--looks must be 1 or 3, got {looks}")
+    if looks not in LOOKS:
+        fail(f"--looks must be one of {', '.join(map(str, LOOKS))}, got {looks}")
     return looks
 
 
@@ -99,13 +101,13 @@ def recognize(
         ),
     ] = None,
     looks: Annotated[
-        int | None, typer.Option("--looks", help=LOOKS_HELP + " Default: 3 for a table, 1 for a shoe window.")
+        int | None, typer.Option("--looks", help=LOOKS_HELP + " Default: 4 for a table, 1 for a shoe window.")
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Recognise the cards in one image (a table photo is read three ways unless --looks 1)."""
+    """Recognise the cards in one image (a table photo is read up to four ways unless --looks 1)."""
     rec = _recognizer(
-        mode, calibration, window, finder, looks if looks is not None else (3 if mode == "table" else 1)
+        mode, calibration, window, finder, looks if looks is not None else (4 if mode == "table" else 1)
     )
     try:
         frame = read_image(image)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -70,7 +71,7 @@ def test_the_moved_and_turned_looks_are_mapped_back_onto_the_photo() -> None:
     assert len(seen) == 3 and np.array_equal(seen[2], image[::-1, ::-1])
     assert [(s.card, s.evidence[-1]) for s in out] == [("7H", "seen alike in 3 of 3 looks")]
     assert several_looks(read, image, 1) == [centred("7H", 50, 30)]
-    with pytest.raises(ValueError, match="looks must be 1 or 3, got 2"):
+    with pytest.raises(ValueError, match="looks must be one of 1, 3, 4, got 2"):
         several_looks(read, image, 2)
 
 
@@ -104,8 +105,68 @@ def test_the_recogniser_reads_a_photo_three_ways_and_keeps_what_it_read_once() -
         twin = next(o for o in once if o.card == s.card)
         assert np.abs(np.subtract(s.centre, twin.centre)).max() < 3  # on the photo's own pixels
         assert s.evidence[-1] in ("seen alike in 2 of 2 looks", "seen alike in 3 of 3 looks")
-    with pytest.raises(ValueError, match="looks must be 1 .* or 3"):
+    with pytest.raises(ValueError, match="looks must be 1 .*, 3 or 4"):
         Recognizer("table", looks=2)
+
+
+def test_a_fourth_look_turned_a_quarter_settles_a_card_one_look_alone_saw() -> None:
+    image = np.zeros((90, 160, 3), np.uint8)
+    image[30, 50] = (0, 0, 255)
+    seen: list[np.ndarray] = []
+
+    def read(im: np.ndarray) -> list[Sighting]:
+        """A 7H wherever the red pixel is; the moved look alone sees a KD at (120, 45) of the photo,
+        and so does the look turned a quarter (there at (89 - 45, 120) of its own pixels)."""
+        seen.append(im)
+        y, x = np.unravel_index(int(np.argmax(im[..., 2])), im.shape[:2])
+        extra = {2: [centred("KD", 118, 43)], 4: [centred("KD", 89 - 45, 120)]}.get(len(seen), [])
+        return [centred("7H", float(x), float(y)), *extra]
+
+    out = several_looks(read, image, 4)
+    assert len(seen) == 4 and np.array_equal(seen[3], np.rot90(image, -1))  # turned clockwise
+    assert [(s.card, s.evidence[-1]) for s in out] == [
+        ("7H", "seen alike in 4 of 4 looks"),
+        ("KD", "seen alike in 2 of 4 looks"),
+    ]
+    assert out[1].outline == centred("KD", 120, 45).outline  # the moved look's, placed back
+    # three looks stop at the third: the KD stands on the moved look's word alone, and goes
+    seen.clear()
+    assert [s.card for s in several_looks(read, image, 3)] == ["7H"] and len(seen) == 3
+
+
+def test_no_fourth_look_where_the_third_leaves_no_card_on_one_look_alone() -> None:
+    image = np.zeros((90, 160, 3), np.uint8)
+    calls: list[int] = []
+
+    def read(im: np.ndarray) -> list[Sighting]:
+        """The first look misses the ace at (40, 50) of the photo; the moved and turned looks see it."""
+        calls.append(1)
+        return [
+            [],
+            [centred("AS", 38, 48)],
+            [centred("AS", 160 - 1 - 40, 90 - 1 - 50)],
+        ][min(len(calls), 3) - 1]
+
+    out = several_looks(read, image, 4)
+    assert len(calls) == 3
+    assert [(s.card, s.evidence[-1]) for s in out] == [("AS", "seen alike in 2 of 3 looks")]
+
+
+def test_a_sighting_of_the_photo_turned_a_quarter_is_placed_back_pixel_for_pixel() -> None:
+    from vision.looks import _quarter_back
+
+    # the photo is 160 × 90; turned clockwise it is 90 wide and 160 tall, and its top-left pixel
+    # is the photo's bottom-left (0, 89)
+    s = Sighting("AS", 0.9, ((0, 0), (10, 0), (10, 14), (0, 14)), ((1, 1), (3, 1), (3, 5), (1, 5)))
+    back = _quarter_back(s, 90)
+    assert back.outline == ((0, 89), (0, 79), (14, 79), (14, 89))
+    assert back.index_corner == ((1, 88), (1, 86), (5, 86), (5, 88))
+    assert (back.card, back.confidence) == ("AS", 0.9)
+    image = np.zeros((90, 160), np.uint8)
+    image[20, 130] = 255
+    turned = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
+    ty, tx = np.unravel_index(int(np.argmax(turned)), turned.shape)
+    assert _quarter_back(Sighting("AS", 0.9, ((float(tx), float(ty)),) * 4), 90).outline[0] == (130, 20)
 
 
 def test_a_sighting_of_the_turned_photo_is_placed_back_pixel_for_pixel() -> None:

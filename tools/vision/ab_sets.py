@@ -180,7 +180,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     r.add_argument("--out", type=Path, required=True)
     r.add_argument("--tree", type=Path, default=HERE, help="the checkout whose vision package reads")
     r.add_argument("--fault", default="none", help="read each scene as camera_faults.py's fault changes it")
-    r.add_argument("--looks", type=int, default=1, choices=(1, 3), help="reads of each scene (vision.looks)")
+    r.add_argument(
+        "--looks", type=int, default=1, choices=(1, 3, 4), help="reads of each scene, at most (vision.looks)"
+    )
     c = sub.add_parser("compare", help="two readings of one folder, scene by scene")
     c.add_argument("root", type=Path)
     c.add_argument("base", type=Path)
