@@ -30,9 +30,8 @@ from vision.sighting import Sighting
 
 SHIFT = 2  # pixels the second look moves the frame up and left by
 AGREED = "seen alike in {n} of {looks} looks"
-
-
 LOOKS = (1, 3, 4)  # the most reads a still frame may get: one; three; four
+VIEWS = 4  # the looks there are (:func:`look`): as it is, moved, turned upside down, a quarter turned
 
 
 def several_looks(
@@ -47,22 +46,38 @@ def several_looks(
         return read(image)
     if looks not in LOOKS:
         raise ValueError(f"looks must be one of {', '.join(map(str, LOOKS))}, got {looks!r}")
-    h, w = image.shape[:2]
-    moved = cv2.copyMakeBorder(image[SHIFT:, SHIFT:], 0, SHIFT, 0, SHIFT, cv2.BORDER_REPLICATE)
-    readings = [read(image), [s.shifted(SHIFT, SHIFT) for s in read(moved)]]
+    readings = [look(read, image, 0), look(read, image, 1)]
     both = agreed(readings)
     if len(both) == len(readings[0]) == len(readings[1]):
         # the first two agree on every card: a third look could only add a vote to a card both saw,
         # so it would change nothing (the two disagree in 13–26 % of the scenes of three sets)
         return both
-    readings.append([_turned_back(s, w, h) for s in read(cv2.rotate(image, cv2.ROTATE_180))])
-    groups = _alike(readings)
-    if looks == 3 or all(len(g) != 1 for g in groups):
+    readings.append(look(read, image, 2))
+    if looks == 3 or not one_alone(readings):
         # no card rests on one look's word alone: a fourth look could only add a vote to a card
         # two saw, or stand alone itself
-        return _kept(groups, readings)
-    readings.append([_quarter_back(s, h) for s in read(cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE))])
+        return agreed(readings)
+    readings.append(look(read, image, 3))
     return agreed(readings)
+
+
+def look(read: Callable[[np.ndarray], list[Sighting]], image: np.ndarray, k: int) -> list[Sighting]:
+    """Look ``k`` at ``image`` by ``read``, its sightings placed back on ``image``: 0 as it is, 1 moved
+    ``SHIFT`` pixels up and left (the last rows and columns repeated), 2 turned 180°, 3 turned 90°
+    clockwise."""
+    h, w = image.shape[:2]
+    if k == 0:
+        return read(image)
+    if k == 1:
+        moved = cv2.copyMakeBorder(image[SHIFT:, SHIFT:], 0, SHIFT, 0, SHIFT, cv2.BORDER_REPLICATE)
+        return [s.shifted(SHIFT, SHIFT) for s in read(moved)]
+    if k == 2:
+        return [_turned_back(s, w, h) for s in read(cv2.rotate(image, cv2.ROTATE_180))]
+    if k == 3:
+        return [_quarter_back(s, h) for s in read(cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE))]
+    raise ValueError(
+        f"look must be 0 (as it is), 1 (moved), 2 (turned upside down) or 3 (a quarter), got {k!r}"
+    )
 
 
 def agreed(readings: list[list[Sighting]], need: int = 2) -> list[Sighting]:
@@ -70,16 +85,17 @@ def agreed(readings: list[list[Sighting]], need: int = 2) -> list[Sighting]:
     frame's pixels): a sighting of the earliest look that sees the card stands for it, its evidence
     saying in how many. Alike: the same code, and the middle of one on the other's outline; each
     sighting stands with at most one of each other look, the nearest."""
-    return _kept(_alike(readings), readings, need)
-
-
-def _kept(groups: list[list[Sighting]], readings: list[list[Sighting]], need: int = 2) -> list[Sighting]:
-    """The first sighting of each group of at least ``need``, saying how many looks saw it."""
     return [
         replace(g[0], evidence=(*g[0].evidence, AGREED.format(n=len(g), looks=len(readings))))
-        for g in groups
+        for g in _alike(readings)
         if len(g) >= need
     ]
+
+
+def one_alone(readings: list[list[Sighting]]) -> bool:
+    """Whether one of ``readings`` alone sees a card (no other sees it alike): a card another look
+    may yet keep, or drop."""
+    return any(len(g) == 1 for g in _alike(readings))
 
 
 def _alike(readings: list[list[Sighting]]) -> list[list[Sighting]]:

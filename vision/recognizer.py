@@ -62,7 +62,7 @@ from vision.index_frames import (
     letters_on_a_back,
     read_index_frames,
 )
-from vision.looks import LOOKS, several_looks
+from vision.looks import LOOKS, look, several_looks
 from vision.onnx_nets import check_bgr
 from vision.outline_sides import short_side, side_lengths
 from vision.patch_reader import second_opinion
@@ -582,23 +582,32 @@ class Recognizer:
     def recognize(self, image: np.ndarray) -> list[Sighting]:
         """Every card sighting in ``image`` (BGR); in shoe mode at most one. A frame that is not an
         H×W×3 uint8 array of at least 2×2 pixels, or that the window lies outside, is a ``FrameError``."""
+        return self._in_window(image, lambda view: several_looks(self._read_view, view, self.looks))
+
+    def read_look(self, image: np.ndarray, k: int) -> list[Sighting]:
+        """The sightings of one read of ``image`` through look ``k`` of :func:`vision.looks.look` (0 as
+        it is, 1 moved two pixels, 2 turned upside down, 3 a quarter turned), placed back on ``image``:
+        the reads a live camera's still table is read through (:class:`vision.live.LiveRecognizer`).
+        Bad frames as for :meth:`recognize`."""
+        return self._in_window(image, lambda view: look(self._read_view, view, k))
+
+    def _in_window(
+        self, image: np.ndarray, read: Callable[[np.ndarray], list[Sighting]]
+    ) -> list[Sighting]:
+        """``read`` of the recogniser's window of ``image`` (all of it without one), in ``image``'s
+        pixels."""
         check_bgr(image, "recognize", FrameError)
-        ox = oy = 0
-        view = image
-        if self.window is not None:
-            x, y, w, h = self.window
-            view = image[y : y + h, x : x + w]
-            if min(view.shape[:2]) < 2:
-                fh, fw = image.shape[:2]
-                raise FrameError(
-                    f"the window {self.window} (x, y, w, h) lies outside the {fw}×{fh} frame: "
-                    "expected at least 2×2 of its pixels inside it"
-                )
-            ox, oy = x, y
-        sightings = several_looks(self._read_view, view, self.looks)
-        if ox or oy:
-            sightings = [s.shifted(ox, oy) for s in sightings]
-        return sightings
+        if self.window is None:
+            return read(image)
+        x, y, w, h = self.window
+        view = image[y : y + h, x : x + w]
+        if min(view.shape[:2]) < 2:
+            fh, fw = image.shape[:2]
+            raise FrameError(
+                f"the window {self.window} (x, y, w, h) lies outside the {fw}×{fh} frame: "
+                "expected at least 2×2 of its pixels inside it"
+            )
+        return [s.shifted(x, y) for s in read(view)] if x or y else read(view)
 
     def _read_view(self, view: np.ndarray) -> list[Sighting]:
         with sharing(view):  # the finders' downscaled copies of the frame are made once

@@ -59,7 +59,7 @@ class ViewRecorder:
         self, image: np.ndarray, sightings: Sequence[vision.Sighting], ms: float, *, read: bool = True
     ) -> None:
         """A frame was recognised in ``ms`` milliseconds: ``read``, or (a still table's frame, see
-        ``vision.LiveRecognizer``) answered with the last read's sightings."""
+        ``vision.LiveRecognizer``) answered with what the last reads agreed on."""
         now = self.clock()
         with self._lock:
             self._frames += 1

@@ -153,9 +153,13 @@ def compare(
     }
 
 
-def read(root: Path, fault: str = "none", looks: int = 1) -> dict[str, list[str]]:
+LIVE_NOISE = 2.0  # levels of sensor noise (standard deviation) each live frame of a still scene gets
+
+
+def read(root: Path, fault: str = "none", looks: int = 1, live: int = 0) -> dict[str, list[str]]:
     """The codes ``Recognizer("table", looks=looks)`` reads in each scene of ``root``, each first
-    changed by ``camera_faults.FAULTS[fault]``."""
+    changed by ``camera_faults.FAULTS[fault]``; with ``live`` frames, what a ``LiveRecognizer`` says
+    after that many frames of the scene lying still, each with its own sensor noise."""
     import cv2
     from camera_faults import FAULTS
 
@@ -166,10 +170,25 @@ def read(root: Path, fault: str = "none", looks: int = 1) -> dict[str, list[str]
     labels, _ = scene_labels(root)
     rec = Recognizer("table", looks=looks)
     change = FAULTS[fault]
-    return {
-        name: sorted(s.card for s in rec.recognize(change(read_image(root / "images" / name))))
-        for name in sorted(labels)
-    }
+    out = {}
+    for i, name in enumerate(sorted(labels)):
+        image = change(read_image(root / "images" / name))
+        out[name] = sorted(s.card for s in (_live(rec, image, live, i) if live else rec.recognize(image)))
+    return out
+
+
+def _live(rec: object, image: np.ndarray, frames: int, seed: int) -> list[object]:
+    """What a fresh ``LiveRecognizer`` over ``rec`` says at the last of ``frames`` frames of ``image``,
+    each with its own noise (``LIVE_NOISE`` levels; the same noise for every tree)."""
+    from vision.live import LiveRecognizer
+
+    live = LiveRecognizer(rec)  # type: ignore[arg-type]
+    rng = np.random.default_rng(seed)
+    seen: list[object] = []
+    for _ in range(frames):
+        noise = rng.normal(0.0, LIVE_NOISE, image.shape)
+        seen = list(live.recognize(np.clip(image + noise, 0, 255).astype(np.uint8)))
+    return seen
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -182,6 +201,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     r.add_argument("--fault", default="none", help="read each scene as camera_faults.py's fault changes it")
     r.add_argument(
         "--looks", type=int, default=1, choices=(1, 3, 4), help="reads of each scene, at most (vision.looks)"
+    )
+    r.add_argument(
+        "--live", type=int, default=0, metavar="FRAMES", help="read as a live camera sees a still table"
     )
     c = sub.add_parser("compare", help="two readings of one folder, scene by scene")
     c.add_argument("root", type=Path)
@@ -202,7 +224,9 @@ def main(argv: Sequence[str] | None = None) -> None:
             raise SystemExit(
                 f"--fault {a.fault}: not a fault camera_faults.py knows ({', '.join(sorted(FAULTS))})"
             )
-        a.out.write_text(json.dumps(read(a.root, a.fault, a.looks), indent=1))
+        if a.live < 0 or (a.live and a.looks != 1):
+            raise SystemExit("--live FRAMES: a number of frames (1 or more), read one look each")
+        a.out.write_text(json.dumps(read(a.root, a.fault, a.looks, a.live), indent=1))
         return
     sys.path.insert(0, str(HERE))
     out = compare(a.root, _json_file(a.base, "readings"), _json_file(a.new, "readings"), a.resamples, a.seed)
