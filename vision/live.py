@@ -19,9 +19,9 @@ moved two pixels, turned upside down, and a quarter turned where after three rea
 of them alone (a fourth frame read). Each read is reported as it comes, so a card that lands shows at
 once; from the round's third read on, the cards two of its reads see alike are reported, and so while
 the table lies still: a card one read alone made up, or one read alone missed, does not outlast the
-round. On 480 fresh held-out-family scenes lying still that read F1 0.9197 → 0.93xx, for a fourth read
-in one round of five. Nothing is read in part, and reads from before a change never vote on the table
-after it. One instance serves one stream, in one thread.
+round. On 480 fresh held-out-family scenes lying still that read F1 0.9197 → 0.935, for a fourth read
+in three rounds of ten (BENCHMARKS.md, "Vision, session 52"). Nothing is read in part, and reads from
+before a change never vote on the table after it. One instance serves one stream, in one thread.
 
 >>> from vision import SimulatedCamera
 >>> cam = SimulatedCamera(size=(960, 540), seed=3, card_width=110)

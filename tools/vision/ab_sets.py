@@ -16,6 +16,12 @@ bigger than what ``shifted`` alone changes is the recogniser's jitter; a set tha
 it than a fresh seed's set of the same kind has been fitted by the choices made on it: choose on one
 set, confirm on a seed never read before (BENCHMARKS.md, "Vision, session 51").
 
+``read --looks N`` reads each scene as ``Recognizer(looks=N)`` does (a still photo read up to N ways,
+``vision.looks``). ``read --live FRAMES`` reads each scene as a live camera over it lying still: a
+fresh ``LiveRecognizer`` fed FRAMES frames of it, each with its own sensor noise (``LIVE_NOISE`` levels,
+drawn from the scene's place in the folder, so every tree sees the same frames), and keeps what it
+says at the last; 6 frames cover a round of reads after a change and its fourth.
+
 ``compare`` counts both as ``dealer vision eval`` does (right, false, missed; optional cards neither),
 says how many scenes read better, worse or the same (right minus false), lists the scenes that changed
 (``--list``), and gives a paired bootstrap interval of the change in F1 and in right minus false:
