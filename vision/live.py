@@ -61,7 +61,9 @@ FULL_EVERY = 150  # frames between two reads when nothing changes (five seconds 
 
 
 class LiveRecognizer:
-    """Successive frames of one camera, each read only where the table changed since the last read."""
+    """Successive frames of one camera, each read only where the table changed since the last read.
+    Each read is one look (``Recognizer.read_look``): the recogniser's own ``looks`` is not used, a
+    round's reads being its looks."""
 
     def __init__(
         self, recognizer: Recognizer | None = None, *, settle: int = SETTLE, full_every: int = FULL_EVERY
