@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision import Recognizer, SimulatedCamera
-from vision.looks import agreed, several_looks
+from vision.looks import agreed, look, several_looks
 from vision.sighting import Sighting
 
 
@@ -73,6 +73,8 @@ def test_the_moved_and_turned_looks_are_mapped_back_onto_the_photo() -> None:
     assert several_looks(read, image, 1) == [centred("7H", 50, 30)]
     with pytest.raises(ValueError, match="looks must be one of 1, 3, 4, got 2"):
         several_looks(read, image, 2)
+    with pytest.raises(ValueError, match=r"look must be 0 \(as it is\), .* got 4"):
+        look(read, image, 4)
 
 
 def test_a_card_only_the_turned_look_makes_up_is_dropped_and_one_the_first_misses_is_kept() -> None:
