@@ -5,9 +5,11 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from vision import Recognizer, SimulatedCamera
-from vision.looks import agreed, look, several_looks
+from vision.looks import SHIFT, agreed, look, several_looks
 from vision.sighting import Sighting
 
 
@@ -179,3 +181,27 @@ def test_a_sighting_of_the_turned_photo_is_placed_back_pixel_for_pixel() -> None
     assert back.outline == ((159, 89), (149, 89), (149, 75), (159, 75))
     assert back.index_corner == ((158, 88), (156, 88), (156, 84), (158, 84))
     assert (back.card, back.confidence) == ("AS", 0.9)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    w=st.integers(min_value=3, max_value=40),
+    h=st.integers(min_value=3, max_value=40),
+    fx=st.floats(min_value=0, max_value=1),
+    fy=st.floats(min_value=0, max_value=1),
+    k=st.sampled_from([0, 1, 2, 3]),
+)
+def test_every_look_places_a_card_back_on_the_pixel_it_lies_on(
+    w: int, h: int, fx: float, fy: float, k: int
+) -> None:
+    # one marked pixel (not in the two rows and columns the moved look cuts off), and a card wherever a
+    # look's image has it: placed back on the photo, the card lies on the marked pixel
+    x, y = min(w - 1, SHIFT + int(fx * (w - SHIFT))), min(h - 1, SHIFT + int(fy * (h - SHIFT)))
+    image = np.zeros((h, w, 3), np.uint8)
+    image[y, x] = 255
+
+    def read(im: np.ndarray) -> list[Sighting]:
+        ty, tx = np.unravel_index(int(np.argmax(im[..., 0])), im.shape[:2])
+        return [Sighting("AS", 0.9, ((float(tx), float(ty)),) * 4)]
+
+    assert look(read, image, k)[0].outline[0] == (x, y)
