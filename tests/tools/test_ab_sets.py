@@ -89,3 +89,10 @@ def test_read_gives_the_codes_the_table_recogniser_reads_in_each_scene(tmp_path:
     assert json.loads((tmp_path / "t.json").read_text()) == got
     with pytest.raises(SystemExit, match="--fault sideways: not a fault camera_faults.py knows"):
         main(["read", str(tmp_path), "--out", str(tmp_path / "x.json"), "--fault", "sideways"])
+    # and as a live camera over each scene lying still: six noisy frames, the round's agreement
+    main(["read", str(tmp_path), "--out", str(tmp_path / "l.json"), "--live", "6"])
+    assert json.loads((tmp_path / "l.json").read_text()) == got
+    with pytest.raises(SystemExit, match="--live -1: expected a number of frames, 1 or more"):
+        main(["read", str(tmp_path), "--out", str(tmp_path / "x.json"), "--live", "-1"])
+    with pytest.raises(SystemExit, match="--live with --looks 4: a live camera reads one look a frame"):
+        main(["read", str(tmp_path), "--out", str(tmp_path / "x.json"), "--live", "6", "--looks", "4"])

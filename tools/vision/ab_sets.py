@@ -230,8 +230,12 @@ def main(argv: Sequence[str] | None = None) -> None:
             raise SystemExit(
                 f"--fault {a.fault}: not a fault camera_faults.py knows ({', '.join(sorted(FAULTS))})"
             )
-        if a.live < 0 or (a.live and a.looks != 1):
-            raise SystemExit("--live FRAMES: a number of frames (1 or more), read one look each")
+        if a.live < 0:
+            raise SystemExit(f"--live {a.live}: expected a number of frames, 1 or more")
+        if a.live and a.looks != 1:
+            raise SystemExit(
+                f"--live with --looks {a.looks}: a live camera reads one look a frame; leave --looks out"
+            )
         a.out.write_text(json.dumps(read(a.root, a.fault, a.looks, a.live), indent=1))
         return
     sys.path.insert(0, str(HERE))
