@@ -865,9 +865,12 @@ def _one_sighting_per_card(sightings: list[Sighting]) -> list[Sighting]:
     holds that one's middle, is that card read again through another corner (its outline implied by
     a card width the finder got wrong) — unless, as ``index_frames`` groups copies, one reads surely
     (``SURE``) and the other at least ``COPY_MIN``: two copies of a card, one partly covering the
-    other (session 16: one card more on the training-family 240 scenes, no false card more)."""
-    dropped: set[int] = set()
-    faces = sorted((s for s in sightings if s.index_corner), key=lambda s: -s.confidence)
+    other (session 16: one card more on the training-family 240 scenes, no false card more). A joker
+    read twice is one card (``_one_joker_per_card``)."""
+    dropped = _one_joker_per_card(sightings)
+    faces = sorted(
+        (s for s in sightings if s.index_corner and id(s) not in dropped), key=lambda s: -s.confidence
+    )
     for i, a in enumerate(faces):
         for b in faces[i + 1 :]:
             if b.card != a.card or (a.confidence >= SURE and b.confidence >= COPY_MIN) or id(a) in dropped:
@@ -877,6 +880,24 @@ def _one_sighting_per_card(sightings: list[Sighting]) -> list[Sighting]:
             ):
                 dropped.add(id(b))
     return [s for s in sightings if id(s) not in dropped]
+
+
+def _one_joker_per_card(sightings: list[Sighting]) -> set[int]:
+    """The ids of jokers less sure than another whose outline holds their middle, or whose outline holds
+    its middle: the same joker read twice (a sure reading at its index, and its letters read at a
+    corner or spelt down a quad's). A deck has one or two; two lying one on the other are not told
+    apart (``_one_sighting_per_card`` tells two copies of a face apart)."""
+    dropped: set[int] = set()
+    jokers = sorted((s for s in sightings if s.card == JOKER), key=lambda s: -s.confidence)
+    for i, a in enumerate(jokers):
+        for b in jokers[i + 1 :]:
+            if id(a) in dropped or id(b) in dropped:
+                continue
+            if _strictly_inside(a.outline, np.mean(np.array(b.outline), axis=0)) or _strictly_inside(
+                b.outline, np.mean(np.array(a.outline), axis=0)
+            ):
+                dropped.add(id(b))
+    return dropped
 
 
 def _area(pts: tuple[tuple[float, float], ...]) -> float:
