@@ -883,15 +883,15 @@ def _one_sighting_per_card(sightings: list[Sighting]) -> list[Sighting]:
 
 
 def _one_joker_per_card(sightings: list[Sighting]) -> set[int]:
-    """The ids of jokers less sure than another whose outline holds their middle, or whose outline holds
-    its middle: the same joker read twice (a sure reading at its index, and its letters read at a
-    corner or spelt down a quad's). A deck has one or two; two lying one on the other are not told
-    apart (``_one_sighting_per_card`` tells two copies of a face apart)."""
+    """The ids of jokers read less than surely (``SURE``) where a surer one's outline holds their
+    middle, or their outline holds its middle: the same joker read twice (surely at its index, and its
+    letters read at a corner or spelt down a quad's). Two jokers read surely are two cards: a deck has
+    two, and in a pile one lies on the other."""
     dropped: set[int] = set()
     jokers = sorted((s for s in sightings if s.card == JOKER), key=lambda s: -s.confidence)
     for i, a in enumerate(jokers):
         for b in jokers[i + 1 :]:
-            if id(a) in dropped or id(b) in dropped:
+            if b.confidence >= SURE or id(a) in dropped or id(b) in dropped:
                 continue
             if _strictly_inside(a.outline, np.mean(np.array(b.outline), axis=0)) or _strictly_inside(
                 b.outline, np.mean(np.array(a.outline), axis=0)

@@ -69,6 +69,9 @@ def test_a_joker_read_twice_is_one_card_the_surer() -> None:
     box = ((105.0, 105.0), (125.0, 105.0), (125.0, 170.0), (105.0, 170.0))
     at_index = Sighting(JOKER, 1.0, ((104.0, 102.0), (306.0, 98.0), (310.0, 378.0), (101.0, 383.0)), box)
     assert _one_sighting_per_card([spelt, at_index]) == [at_index]
+    # two jokers read surely, one lying over the other, are two cards: a deck has two
+    over = Sighting(JOKER, 0.96, tuple((x + 30.0, y + 40.0) for x, y in quad), box)
+    assert _one_sighting_per_card([over, at_index]) == [over, at_index]
     # two jokers lying apart are two cards
     apart = Sighting(JOKER, 0.85, tuple((x + 400.0, y) for x, y in quad), None)
     assert _one_sighting_per_card([apart, at_index]) == [apart, at_index]
