@@ -1128,6 +1128,15 @@ def _another_copy(whole: Sighting, reading: Reading, at: IndexFrame) -> bool:
     return _two_copies((mine, index_corner_frames(whole)[0]), (reading, at))
 
 
+def two_copies_seen(a: Sighting, b: Sighting) -> bool:
+    """Whether sightings ``a`` and ``b`` of one code, each read at an index corner of its four-corner
+    outline, are two copies of the card as ``_two_copies`` tells them (index frames facing the same way,
+    apart), not one card read at its two index corners (those face opposite ways)."""
+    if len(b.outline) != 4 or not b.index_corner:
+        return False
+    return _another_copy(a, Reading(b.card, b.confidence, 0.0, b.index_corner), index_corner_frames(b)[0])
+
+
 def _alike(a: IndexFrame, b: IndexFrame) -> bool:
     """Whether upright frames ``a`` and ``b`` face the same way (their x axes within ``ALIKE_TURN``)
     at about one card width (within ``ALIKE_WIDTH``). Sideways frames are never alike: a corner read

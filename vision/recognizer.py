@@ -61,6 +61,7 @@ from vision.index_frames import (
     indexed_pips,
     letters_on_a_back,
     read_index_frames,
+    two_copies_seen,
 )
 from vision.looks import LOOKS, look, several_looks
 from vision.onnx_nets import check_bgr
@@ -883,15 +884,15 @@ def _one_sighting_per_card(sightings: list[Sighting]) -> list[Sighting]:
 
 
 def _one_joker_per_card(sightings: list[Sighting]) -> set[int]:
-    """The ids of jokers read less than surely (``SURE``) where a surer one's outline holds their
-    middle, or their outline holds its middle: the same joker read twice (surely at its index, and its
-    letters read at a corner or spelt down a quad's). Two jokers read surely are two cards: a deck has
-    two, and in a pile one lies on the other."""
+    """The ids of jokers where a surer one's outline holds their middle, or their outline holds its
+    middle: the same joker read twice (surely at its index, and its letters read at a corner or spelt
+    down a quad's; or surely at both its index corners). Two read surely whose index corners face the
+    same way are two jokers, one lying on the other (a deck has two: ``two_copies_seen``)."""
     dropped: set[int] = set()
     jokers = sorted((s for s in sightings if s.card == JOKER), key=lambda s: -s.confidence)
     for i, a in enumerate(jokers):
         for b in jokers[i + 1 :]:
-            if b.confidence >= SURE or id(a) in dropped or id(b) in dropped:
+            if id(a) in dropped or id(b) in dropped or (b.confidence >= SURE and two_copies_seen(a, b)):
                 continue
             if _strictly_inside(a.outline, np.mean(np.array(b.outline), axis=0)) or _strictly_inside(
                 b.outline, np.mean(np.array(a.outline), axis=0)

@@ -63,19 +63,27 @@ def test_a_probe_that_reads_a_joker_surely_adds_it(joker) -> None:  # type: igno
     assert index_frames.sure_new_cards(Recognizer("table"), image, [frame], True, found) == []
 
 
+def _moved(points: tuple[tuple[float, float], ...], dx: float, dy: float) -> tuple[tuple[float, float], ...]:
+    return tuple((x + dx, y + dy) for x, y in points)
+
+
 def test_a_joker_read_twice_is_one_card_the_surer() -> None:
     quad = ((100.0, 100.0), (300.0, 100.0), (300.0, 380.0), (100.0, 380.0))
     spelt = Sighting(JOKER, 0.85, quad, None, evidence=("JOKER spelt down the index",))
     box = ((105.0, 105.0), (125.0, 105.0), (125.0, 170.0), (105.0, 170.0))
     at_index = Sighting(JOKER, 1.0, ((104.0, 102.0), (306.0, 98.0), (310.0, 378.0), (101.0, 383.0)), box)
     assert _one_sighting_per_card([spelt, at_index]) == [at_index]
-    # two jokers read surely, one lying over the other, are two cards: a deck has two
-    over = Sighting(JOKER, 0.96, tuple((x + 30.0, y + 40.0) for x, y in quad), box)
+    # read surely at its far index corner too (that frame faces the other way): one joker
+    far_box = ((295.0, 375.0), (275.0, 375.0), (275.0, 310.0), (295.0, 310.0))
+    far = Sighting(JOKER, 0.99, (quad[2], quad[3], quad[0], quad[1]), far_box)
+    assert _one_sighting_per_card([at_index, far]) == [at_index]
+    # two jokers read surely, one lying over the other, their indices facing the same way: a deck has two
+    over = Sighting(JOKER, 0.96, _moved(quad, 80.0, 40.0), _moved(box, 80.0, 40.0))
     assert _one_sighting_per_card([over, at_index]) == [over, at_index]
     # two jokers lying apart are two cards
-    apart = Sighting(JOKER, 0.85, tuple((x + 400.0, y) for x, y in quad), None)
+    apart = Sighting(JOKER, 0.85, _moved(quad, 400.0, 0.0), None)
     assert _one_sighting_per_card([apart, at_index]) == [apart, at_index]
     # and two copies of a face, one read surely, stay two (as before)
     five = Sighting("5H", 1.0, quad, box)
-    copy = Sighting("5H", 0.85, tuple((x + 20.0, y + 20.0) for x, y in quad), box)
+    copy = Sighting("5H", 0.85, _moved(quad, 20.0, 20.0), box)
     assert _one_sighting_per_card([five, copy]) == [five, copy]
