@@ -345,7 +345,7 @@ def read_index_frames(
         more = [fr for fr in more if not taken.holds(fr.frame, fr.sideways)]
         # a second look reads more of what is not an index (court art, pips, letter-like lattices):
         # it has to read surely, and a joker as surely as any probe's (the letters a back's lattice
-        # shows are read as a joker only by the first look, and never surely)
+        # shows read as a joker at about 0.8)
         closer = [
             (r, fr)
             for r, fr in _read_frames(rec, image, more, colour, known, jokers=False)[0]
@@ -483,8 +483,8 @@ def _sure_and_new(
     found: list[tuple[Reading, IndexFrame]],
 ) -> list[tuple[Reading, IndexFrame]]:
     """The readings of frames put where an index may have been missed: only sure ones (a joker too:
-    its letters read surely are no lattice), and none of a code ``found`` already (unless the two are
-    copies of a card lying one on the other)."""
+    a back's lattice reads as one at about 0.8), and none of a code ``found`` already (unless the two
+    are copies of a card lying one on the other)."""
     return [
         (r, fr)
         for r, fr in _read_frames(rec, image, probes, colour, known, jokers=False)[0]
