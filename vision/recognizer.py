@@ -784,8 +784,10 @@ def _no_joker_on_a_back(image: np.ndarray, sightings: list[Sighting]) -> list[Si
         covered = _covered(s, sightings) if unsure_none or bare else 0.0  # (asked only where needed)
         if unsure_none and covered < ALONE:
             continue  # no card there, and none lies over it to hide it from the network
-        if bare and covered < BARE:
-            continue  # even a sure reading: ruled lines on bare paper, neither face nor back, nothing over it
+        if bare and covered + (_off_frame(s, image.shape) if covered < BARE else 0.0) < BARE:
+            # even a sure reading: ruled lines on bare paper, neither face nor back, nothing over it and
+            # no frame's edge cutting it (where the network sees a quad mostly off the frame, repeated)
+            continue
         if is_back:
             out.append(Sighting(BACK, 0.8, s.outline, None, evidence=(LETTERS_BACK,)))
             backs.append(np.array(s.outline, np.float32).reshape(-1, 1, 2))  # its other corners: this back
@@ -809,6 +811,15 @@ def _covered(s: Sighting, sightings: list[Sighting]) -> float:
         except cv2.error:  # a degenerate outline covers nothing
             continue
     return total / area if area > 0 else 0.0
+
+
+def _off_frame(s: Sighting, shape: tuple[int, ...]) -> float:
+    """The share of ``s``'s outline that lies beyond the edges of a frame of ``shape``."""
+    area = _area(s.outline)
+    if area <= 0:
+        return 0.0
+    inside = _in_frame(np.array(s.outline, np.float32), shape)
+    return max(0.0, 1.0 - _area(tuple(map(tuple, inside))) / area)
 
 
 def _outline(quad: CardQuad) -> tuple[tuple[float, float], ...]:

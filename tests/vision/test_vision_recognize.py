@@ -257,3 +257,15 @@ def test_one_index_read_as_two_cards_is_the_card_most_readings_agree_on() -> Non
     # the same index read twice alike is one card
     again = Sighting("JS", 0.95, outline, tuple((x + 2, y) for x, y in index), ("index", "JS:0.95"))
     assert _one_reading_per_index([again, jack]) == [jack]
+
+
+def test_a_joker_read_surely_whose_card_the_frames_edge_cuts_is_kept() -> None:
+    # session 53: a joker lying at the frame's bottom edge, read surely at its index, its outline mostly
+    # off the frame: the card-side network, shown the quad with the edge's rows repeated, sees no card,
+    # and the receipt rule took it for ruled lines. The frame's edge hides it as a card lying over it would
+    table = np.full((700, 900, 3), (95, 40, 80), np.uint8)
+    joker = render_card(JOKER, 250).image
+    top = 630  # a fifth of the card in view (its index corner)
+    table[top:, 300:550] = joker[: 700 - top]
+    cut = ((300.0, float(top)), (550.0, float(top)), (550.0, top + 350.0), (300.0, top + 350.0))
+    assert [s.card for s in _no_joker_on_a_back(table, [Sighting(JOKER, 0.99, cut, None)])] == [JOKER]
