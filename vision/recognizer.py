@@ -818,8 +818,8 @@ def _off_frame(s: Sighting, shape: tuple[int, ...]) -> float:
     area = _area(s.outline)
     if area <= 0:
         return 0.0
-    inside = _in_frame(np.array(s.outline, np.float32), shape)
-    return max(0.0, 1.0 - _area(tuple(map(tuple, inside))) / area)
+    inside = _in_frame(np.array(s.outline, np.float32), shape).astype(np.float32)
+    return max(0.0, 1.0 - abs(float(cv2.contourArea(inside))) / area)
 
 
 def _outline(quad: CardQuad) -> tuple[tuple[float, float], ...]:
