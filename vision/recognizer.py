@@ -887,9 +887,7 @@ def _one_sighting_per_card(sightings: list[Sighting]) -> list[Sighting]:
         for b in faces[i + 1 :]:
             if b.card != a.card or (a.confidence >= SURE and b.confidence >= COPY_MIN) or id(a) in dropped:
                 continue
-            if _strictly_inside(a.outline, np.mean(np.array(b.outline), axis=0)) or _strictly_inside(
-                b.outline, np.mean(np.array(a.outline), axis=0)
-            ):
+            if _one_on_the_other(a, b):
                 dropped.add(id(b))
     return [s for s in sightings if id(s) not in dropped]
 
@@ -905,11 +903,16 @@ def _one_joker_per_card(sightings: list[Sighting]) -> set[int]:
         for b in jokers[i + 1 :]:
             if id(a) in dropped or id(b) in dropped or (b.confidence >= SURE and two_copies_seen(a, b)):
                 continue
-            if _strictly_inside(a.outline, np.mean(np.array(b.outline), axis=0)) or _strictly_inside(
-                b.outline, np.mean(np.array(a.outline), axis=0)
-            ):
+            if _one_on_the_other(a, b):
                 dropped.add(id(b))
     return dropped
+
+
+def _one_on_the_other(a: Sighting, b: Sighting) -> bool:
+    """Whether the middle of either outline lies strictly inside the other."""
+    return _strictly_inside(a.outline, np.mean(np.array(b.outline), axis=0)) or _strictly_inside(
+        b.outline, np.mean(np.array(a.outline), axis=0)
+    )
 
 
 def _area(pts: tuple[tuple[float, float], ...]) -> float:
