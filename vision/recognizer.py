@@ -784,7 +784,7 @@ def _no_joker_on_a_back(image: np.ndarray, sightings: list[Sighting]) -> list[Si
         covered = _covered(s, sightings) if unsure_none or bare else 0.0  # (asked only where needed)
         if unsure_none and covered < ALONE:
             continue  # no card there, and none lies over it to hide it from the network
-        if bare and covered + (_off_frame(s, image.shape) if covered < BARE else 0.0) < BARE:
+        if bare and covered < BARE and covered + _off_frame(s, image.shape) < BARE:
             # even a sure reading: ruled lines on bare paper, neither face nor back, nothing over it and
             # no frame's edge cutting it (where the network sees a quad mostly off the frame, repeated)
             continue
