@@ -121,15 +121,26 @@ FrameStep = Callable[["Recognizer", np.ndarray, list[IndexFrame]], list[IndexFra
 
 
 def find_frames(
-    rec: Recognizer, view: np.ndarray, maps: FinderMaps, known: list[Sighting] | None = None
+    rec: Recognizer,
+    view: np.ndarray,
+    maps: FinderMaps,
+    known: list[Sighting] | None = None,
+    colour: bool = True,
 ) -> list[IndexFrame]:
     """The index frames of the learned finder's ``maps`` of ``view``, then ``rec.frame_steps`` in turn.
     ``known``: the cards already read (whole): frames at their corners, or whose index lies on one
-    read surely, are that card again and are dropped before the steps (none of them would be read)."""
+    read surely, are that card again and are dropped before the steps (none of them would be read).
+    ``colour``: whether the frame's colour tells red from black (as the frames will be read)."""
     found = index_frames(maps, rec.min_index_heat)
     sure = _Sure(known or [], found)
-    frames = small_card_frames(rec, view, maps, big_card_frames(rec, view, found, known), known or [])
-    frames = [f for f in frames if not sure.holds(f)]
+    big = big_card_frames(rec, view, found, known, colour)
+    frames = [f for f in small_card_frames(rec, view, maps, big, known or []) if not sure.holds(f)]
+    return _stepped(rec, view, frames)
+
+
+def _stepped(rec: Recognizer, view: np.ndarray, frames: list[IndexFrame]) -> list[IndexFrame]:
+    """``frames`` through ``rec.frame_steps`` in turn (a step's work on a frame is done once per
+    recognition: the corner refiner remembers it)."""
     for step in rec.frame_steps:
         frames = step(rec, view, frames)
     return frames
@@ -187,12 +198,18 @@ def _index_of(
 
 
 def big_card_frames(
-    rec: Recognizer, view: np.ndarray, frames: list[IndexFrame], known: list[Sighting] | None = None
+    rec: Recognizer,
+    view: np.ndarray,
+    frames: list[IndexFrame],
+    known: list[Sighting] | None = None,
+    colour: bool = True,
 ) -> list[IndexFrame]:
     """Frames of big cards from a second pass at half the working size, where the network saw
     such cards at the sizes it learned (it underestimates a card wider than about a fifth of its
-    input, and with the width the corner): they replace the first pass's frames there. ``known``:
-    cards already read (``frames`` at those read surely do not call for the pass)."""
+    input, and with the width the corner): where one reads a card surely (through ``rec``'s frame
+    steps, ``colour`` as the frames will be read) it replaces the first pass's frames there; where it
+    reads none, they stay beside it. ``known``: cards already read (``frames`` at those read surely
+    do not call for the pass)."""
     long_side = max(view.shape[:2])
     if not rec.coarse_pass or long_side <= rec.finder_size // 2:
         return frames
@@ -207,10 +224,16 @@ def big_card_frames(
         for f in index_frames(default_finder().run(view, rec.finder_size // 2), rec.min_index_heat)
         if f.frame.width >= 0.18 * long_side
     ]
+    if not coarse:
+        return frames
+    # a coarse frame can land on a neighbour's index and read that card or nothing, where the first
+    # pass's frames at the card's own corner read it (a big card partly covered, session 54)
+    reads = [rec._read(view, f.frame, f.sideways, colour)[0] for f in _stepped(rec, view, coarse)]
+    replacing = [c for c, r in zip(coarse, reads, strict=True) if r is not None and r.confidence >= SURE]
     kept = [
         f
         for f in frames
-        if not any(np.linalg.norm(c.frame.origin - f.frame.origin) < 0.25 * c.frame.width for c in coarse)
+        if not any(np.linalg.norm(c.frame.origin - f.frame.origin) < 0.25 * c.frame.width for c in replacing)
     ]
     return coarse + kept
 

@@ -632,7 +632,7 @@ class Recognizer:
                 read_tentative.append(q)
         if maps is not None and self.mode == "table":
             sightings = indexed_pips(self, view, maps, sightings, colour)
-        frames = find_frames(self, view, maps, sightings) if maps is not None else []
+        frames = find_frames(self, view, maps, sightings, colour) if maps is not None else []
         for s in read_index_frames(self, view, frames, colour, sightings, maps):
             sightings.append(s)
         if maps is not None and self.mode == "table" and self.closer_look:

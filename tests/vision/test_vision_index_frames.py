@@ -100,6 +100,31 @@ def test_the_coarse_pass_runs_only_for_a_big_frame_off_the_cards_already_read(
     assert runs == [rec.finder_size // 2]
 
 
+def test_a_coarse_frame_replaces_the_first_pass_frames_only_where_it_reads_a_card(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a big card partly covered: the coarse pass's frame near its corner can lie on a neighbour's
+    # index, or off the card, and read nothing, where the first pass's narrower frame at the card's
+    # own corner reads it (a king of hearts 439 px wide under a ten, on a held-out scene)
+    cam = SimulatedCamera(size=(1280, 960), background="felt", seed=3, card_width=380)
+    sim = cam.frame_for(["KH"], "row")
+    tl, tr, _, bl = sim.placements[0].corners()
+    down = (bl - tl) * (float(np.linalg.norm(tr - tl)) / float(np.linalg.norm(bl - tl)))
+    at_index = frame_from_vectors(tl, tr - tl, down)
+    narrow = frame_from_vectors(tl, 0.7 * (tr - tl), down)  # the first pass's: big cards come out narrow
+    off_card = frame_from_vectors(tl, tl - tr, -down)  # at the same corner, turned away over the cloth
+    rec = Recognizer("table")
+
+    def coarse_pass_gives(frame: IndexFrame) -> None:
+        monkeypatch.setattr(index_frames, "index_frames", lambda maps, min_heat: [frame])
+
+    coarse_pass_gives(off_card)
+    assert any(f is narrow for f in index_frames.big_card_frames(rec, sim.image, [narrow], []))
+    coarse_pass_gives(at_index)
+    frames = index_frames.big_card_frames(rec, sim.image, [narrow], [])
+    assert [f is at_index for f in frames] == [True]  # it reads the king surely: the narrow frame goes
+
+
 def test_frame_steps_get_no_frame_at_a_card_already_read_surely() -> None:
     # a row of whole cards: the thresholds trace and read every one, so the finder's frames at
     # them are those cards again; a step (a refiner, say) is not asked to work on them
