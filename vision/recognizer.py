@@ -872,24 +872,40 @@ def _in_frame(outline: np.ndarray, shape: tuple[int, ...] | None) -> np.ndarray:
     return part.reshape(-1, 2) if part is not None and area > 0 else outline
 
 
+# card widths between the middles of two outlines of one code: closer than this they are one card, for
+# two copies whose indices both show lie at least an index's width (about 0.17 card widths) apart
+ONE_OUTLINE = 0.1
+
+
 def _one_sighting_per_card(sightings: list[Sighting]) -> list[Sighting]:
     """A face whose outline's middle lies on a surer sighting of the same code, or whose outline
     holds that one's middle, is that card read again through another corner (its outline implied by
     a card width the finder got wrong) — unless, as ``index_frames`` groups copies, one reads surely
     (``SURE``) and the other at least ``COPY_MIN``: two copies of a card, one partly covering the
-    other (session 16: one card more on the training-family 240 scenes, no false card more). A joker
-    read twice is one card (``_one_joker_per_card``)."""
+    other (session 16: one card more on the training-family 240 scenes, no false card more). Two
+    outlines of one code with the same middle (``ONE_OUTLINE``) are one card however surely both read:
+    its two index corners read through one quad, one of them first as another code that its pips
+    then overruled (session 54). A joker read twice is one card (``_one_joker_per_card``)."""
     dropped = _one_joker_per_card(sightings)
     faces = sorted(
         (s for s in sightings if s.index_corner and id(s) not in dropped), key=lambda s: -s.confidence
     )
     for i, a in enumerate(faces):
         for b in faces[i + 1 :]:
-            if b.card != a.card or (a.confidence >= SURE and b.confidence >= COPY_MIN) or id(a) in dropped:
+            if b.card != a.card or id(a) in dropped:
                 continue
-            if _one_on_the_other(a, b):
+            if _one_outline(a, b) or (
+                not (a.confidence >= SURE and b.confidence >= COPY_MIN) and _one_on_the_other(a, b)
+            ):
                 dropped.add(id(b))
     return [s for s in sightings if id(s) not in dropped]
+
+
+def _one_outline(a: Sighting, b: Sighting) -> bool:
+    """Whether the middles of the two outlines lie within ``ONE_OUTLINE`` of the narrower's width."""
+    pa, pb = np.array(a.outline, np.float32), np.array(b.outline, np.float32)
+    gap = float(np.linalg.norm(pa.mean(axis=0) - pb.mean(axis=0)))
+    return gap < ONE_OUTLINE * min(short_side(pa), short_side(pb))
 
 
 def _one_joker_per_card(sightings: list[Sighting]) -> set[int]:

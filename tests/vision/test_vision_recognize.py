@@ -10,7 +10,12 @@ import pytest
 
 from vision import Recognizer, SimulatedCamera
 from vision.detect import CardQuad
-from vision.recognizer import _IndexCorners, _no_joker_on_a_back, _one_reading_per_index
+from vision.recognizer import (
+    _IndexCorners,
+    _no_joker_on_a_back,
+    _one_reading_per_index,
+    _one_sighting_per_card,
+)
 from vision.render import CardStyle, render_back, render_card
 from vision.sighting import BACK, JOKER, Sighting
 from vision.simcam import Placement
@@ -257,6 +262,24 @@ def test_one_index_read_as_two_cards_is_the_card_most_readings_agree_on() -> Non
     # the same index read twice alike is one card
     again = Sighting("JS", 0.95, outline, tuple((x + 2, y) for x, y in index), ("index", "JS:0.95"))
     assert _one_reading_per_index([again, jack]) == [jack]
+
+
+def card_read_at(code: str, conf: float, x: float, y: float, far: bool = False, *evidence: str) -> Sighting:
+    """A 100 × 140 card at (x, y), read at its top-left index corner, or at its bottom-right (``far``)."""
+    outline = ((x, y), (x + 100, y), (x + 100, y + 140), (x, y + 140))
+    ix, iy = (x + 85, y + 105) if far else (x, y)
+    index = ((ix, iy), (ix + 15, iy), (ix + 15, iy + 35), (ix, iy + 35))
+    return Sighting(code, conf, outline, index, evidence=("index", f"{code}:{conf:.2f}", *evidence))
+
+
+def test_one_outline_read_at_both_index_corners_is_one_card_and_two_copies_stay_two() -> None:
+    near = card_read_at("8D", 0.99, 0, 0)
+    # its other index read as 5D, then overruled by its pips: the same outline, both sure
+    far = card_read_at("8D", 0.93, 1, 0, True, "face says 8D 1.00")
+    assert _one_sighting_per_card([near, far]) == [near]
+    # a second copy (a six-deck shoe's) lying a third of a card across it, its index showing: two cards
+    copy = card_read_at("8D", 0.95, 30, 20)
+    assert _one_sighting_per_card([near, copy]) == [near, copy]
 
 
 def test_a_joker_read_surely_whose_card_the_frames_edge_cuts_is_kept() -> None:
