@@ -493,6 +493,13 @@ def is_joker_corner(image: np.ndarray, frame: CornerFrame) -> bool:
     return letter_column(cut_patch(image, frame)[0]) >= 4
 
 
+def at_the_edge(box: tuple[tuple[float, float], ...], shape: tuple[int, ...]) -> bool:
+    """Whether the index ``box`` (image pixels) reaches within a pixel of the edge of a frame of ``shape``."""
+    pts = np.asarray(box, np.float64).reshape(-1, 2)
+    h, w = shape[:2]
+    return bool((pts < 1).any() or (pts[:, 0] > w - 2).any() or (pts[:, 1] > h - 2).any())
+
+
 def corner_box(f: CornerFrame) -> tuple[tuple[float, float], ...]:
     """Where an index would lie at corner ``f`` (the patch's index column), in image pixels."""
     m = f.card_to_image()

@@ -48,7 +48,7 @@ from vision.finder import (
     index_frames,
     network_input,
 )
-from vision.index import Reading, corner_box, is_joker_corner
+from vision.index import Reading, at_the_edge, corner_box, is_joker_corner
 from vision.outline_sides import mean_width, short_side
 from vision.render import CARD_ASPECT
 from vision.sighting import BACK, JOKER, Sighting
@@ -208,8 +208,8 @@ def big_card_frames(
     such cards at the sizes it learned (it underestimates a card wider than about a fifth of its
     input, and with the width the corner): where one reads a card surely (through ``rec``'s frame
     steps, ``colour`` as the frames will be read) it replaces the first pass's frames there; where it
-    reads none, they stay beside it. ``known``: cards already read (``frames`` at those read surely
-    do not call for the pass)."""
+    reads none, they stay beside it, but for one whose reading reaches the frame's edge. ``known``:
+    cards already read (``frames`` at those read surely do not call for the pass)."""
     long_side = max(view.shape[:2])
     if not rec.coarse_pass or long_side <= rec.finder_size // 2:
         return frames
@@ -230,12 +230,20 @@ def big_card_frames(
     # pass's frames at the card's own corner read it (a big card partly covered, session 54)
     reads = [rec._read(view, f.frame, f.sideways, colour)[0] for f in _stepped(rec, view, coarse)]
     replacing = [c for c, r in zip(coarse, reads, strict=True) if r is not None and r.confidence >= SURE]
-    kept = [
-        f
-        for f in frames
-        if not any(np.linalg.norm(c.frame.origin - f.frame.origin) < 0.25 * c.frame.width for c in replacing)
-    ]
-    return coarse + kept
+
+    def near(f: IndexFrame, among: list[IndexFrame]) -> bool:
+        return any(np.linalg.norm(c.frame.origin - f.frame.origin) < 0.25 * c.frame.width for c in among)
+
+    def read_at_the_edge(f: IndexFrame) -> bool:
+        # a narrow frame there reads a cut index, never surely: no better than the coarse frame's nothing
+        g = _stepped(rec, view, [f])[0]
+        r = rec._read(view, g.frame, g.sideways, colour)[0]
+        return r is not None and at_the_edge(r.index_corner, view.shape)
+
+    def stays(f: IndexFrame) -> bool:
+        return not near(f, coarse) or not (near(f, replacing) or read_at_the_edge(f))
+
+    return coarse + [f for f in frames if stays(f)]
 
 
 def small_card_frames(

@@ -45,6 +45,7 @@ from vision.index import (
     PX,
     IndexGlyphs,
     Reading,
+    at_the_edge,
     corner_box,
     cut_patch,
     letter_column,
@@ -128,13 +129,6 @@ def _checked_window(window: object) -> tuple[int, int, int, int]:
     if x < 0 or y < 0 or w < 2 or h < 2:
         raise FrameError(f"window must have x, y >= 0 and w, h >= 2 pixels, got {(x, y, w, h)}")
     return x, y, w, h
-
-
-def at_the_edge(box: tuple[tuple[float, float], ...], shape: tuple[int, ...]) -> bool:
-    """Whether the index ``box`` (image pixels) reaches within a pixel of the edge of a frame of ``shape``."""
-    pts = np.asarray(box, np.float64).reshape(-1, 2)
-    h, w = shape[:2]
-    return bool((pts < 1).any() or (pts[:, 0] > w - 2).any() or (pts[:, 1] > h - 2).any())
 
 
 class Recognizer:

@@ -110,19 +110,31 @@ def test_a_coarse_frame_replaces_the_first_pass_frames_only_where_it_reads_a_car
     sim = cam.frame_for(["KH"], "row")
     tl, tr, _, bl = sim.placements[0].corners()
     down = (bl - tl) * (float(np.linalg.norm(tr - tl)) / float(np.linalg.norm(bl - tl)))
-    at_index = frame_from_vectors(tl, tr - tl, down)
-    narrow = frame_from_vectors(tl, 0.7 * (tr - tl), down)  # the first pass's: big cards come out narrow
-    off_card = frame_from_vectors(tl, tl - tr, -down)  # at the same corner, turned away over the cloth
     rec = Recognizer("table")
+
+    def frames_at(corner: np.ndarray) -> tuple[IndexFrame, IndexFrame, IndexFrame]:
+        at_index = frame_from_vectors(corner, tr - tl, down)
+        narrow = frame_from_vectors(corner, 0.7 * (tr - tl), down)  # the first pass's: a big card is narrow
+        off_card = frame_from_vectors(corner, tl - tr, -down)  # at the same corner, turned away: cloth
+        return at_index, narrow, off_card
 
     def coarse_pass_gives(frame: IndexFrame) -> None:
         monkeypatch.setattr(index_frames, "index_frames", lambda maps, min_heat: [frame])
 
+    at_index, narrow, off_card = frames_at(tl)
     coarse_pass_gives(off_card)
     assert any(f is narrow for f in index_frames.big_card_frames(rec, sim.image, [narrow], []))
     coarse_pass_gives(at_index)
     frames = index_frames.big_card_frames(rec, sim.image, [narrow], [])
     assert [f is at_index for f in frames] == [True]  # it reads the king surely: the narrow frame goes
+
+    # the card cut by the frame's left edge through its index: the narrow frame reads a cut index, never
+    # surely (an edge reading is capped), no better than the coarse frame's nothing, and goes
+    x0 = int(tl[0] + 0.08 * float(np.linalg.norm(tr - tl)))
+    cut = np.ascontiguousarray(sim.image[:, x0:])
+    _, narrow, off_card = frames_at(tl - (x0, 0))
+    coarse_pass_gives(off_card)
+    assert not any(f is narrow for f in index_frames.big_card_frames(rec, cut, [narrow], []))
 
 
 def test_frame_steps_get_no_frame_at_a_card_already_read_surely() -> None:
