@@ -226,19 +226,21 @@ def big_card_frames(
     ]
     if not coarse:
         return frames
+
+    def readings(f: IndexFrame) -> list[Reading]:
+        """What ``f`` reads once through the frame steps (each frame alone: a step may drop one)."""
+        return [r for g in _stepped(rec, view, [f]) if (r := rec._read(view, g.frame, g.sideways, colour)[0])]
+
     # a coarse frame can land on a neighbour's index and read that card or nothing, where the first
     # pass's frames at the card's own corner read it (a big card partly covered, session 54)
-    reads = [rec._read(view, f.frame, f.sideways, colour)[0] for f in _stepped(rec, view, coarse)]
-    replacing = [c for c, r in zip(coarse, reads, strict=True) if r is not None and r.confidence >= SURE]
+    replacing = [c for c in coarse if any(r.confidence >= SURE for r in readings(c))]
 
     def near(f: IndexFrame, among: list[IndexFrame]) -> bool:
         return any(np.linalg.norm(c.frame.origin - f.frame.origin) < 0.25 * c.frame.width for c in among)
 
     def read_at_the_edge(f: IndexFrame) -> bool:
         # a narrow frame there reads a cut index, never surely: no better than the coarse frame's nothing
-        g = _stepped(rec, view, [f])[0]
-        r = rec._read(view, g.frame, g.sideways, colour)[0]
-        return r is not None and at_the_edge(r.index_corner, view.shape)
+        return any(at_the_edge(r.index_corner, view.shape) for r in readings(f))
 
     def stays(f: IndexFrame) -> bool:
         return not near(f, coarse) or not (near(f, replacing) or read_at_the_edge(f))
