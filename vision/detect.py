@@ -270,6 +270,10 @@ def blob_corners(contour: np.ndarray, card_width: float, scale: float) -> list[C
 # where it gave a 24 MP photo of 150-px cards on light wood some 1,800 corner frames to read (1.2 s
 # of its 1.3 s; session 22: on the benchmark sets one false card fewer, no other card changed)
 MAX_SPREAD = 10.0
+# full-resolution pixels per card width from which a region is traced at a whole fraction of full
+# resolution, the card FINE_WIDTH to twice that wide there: a one-pixel stub is 0.004 card widths
+# at that size, and tracing a big region at full resolution cost a 24 MP photo up to 0.2 s
+FINE_WIDTH = 240
 
 
 def _fine_corners(
@@ -280,21 +284,28 @@ def _fine_corners(
     In a fan or a tight hand most corners show only a short stub of one edge (the next card covers
     the rest), too short to see at the working resolution. The region is cut out of the full frame,
     split from the table by Otsu's threshold there, and every convex turn of about 90 degrees whose
-    longer edge is at least 0.15 card widths becomes a corner frame aligned with that edge.
+    longer edge is at least 0.15 card widths becomes a corner frame aligned with that edge. Cards
+    more than twice ``FINE_WIDTH`` wide at full resolution are traced on the cut shrunk by a whole
+    factor (area averaged), to between one and two ``FINE_WIDTH``.
     """
     x, y, w, h = cv2.boundingRect(contour)
     m = int(0.15 * card_width) + 2
     x0, y0 = max(0, int((x - m) * scale)), max(0, int((y - m) * scale))
     x1 = min(image.shape[1], int((x + w + m) * scale))
     y1 = min(image.shape[0], int((y + h + m) * scale))
-    c = image[y0:y1, x0:x1]
+    k = max(1, int(card_width * scale // FINE_WIDTH))  # full-resolution pixels per traced pixel
+    c = image[y0 : y0 + (y1 - y0) // k * k, x0 : x0 + (x1 - x0) // k * k]
     if c.size == 0:
         return []
+    if k > 1:  # a whole factor: area averaging's fast path
+        c = cv2.resize(c, (c.shape[1] // k, c.shape[0] // k), interpolation=cv2.INTER_AREA)
+    full_width = card_width * scale
+    scale /= k
     crop = cv2.GaussianBlur(min_channel(c), (5, 5), 0)
     _, mask = cv2.threshold(crop, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
     region = np.zeros(crop.shape, np.uint8)  # only this region, not a neighbour inside the same box
-    cv2.drawContours(region, [(contour * scale - [x0, y0]).astype(np.int32)], -1, 255, -1)
+    cv2.drawContours(region, [(contour * scale - [x0 / k, y0 / k]).astype(np.int32)], -1, 255, -1)
     own = cv2.dilate(region, np.ones((3, 3), np.uint8), iterations=max(2, int(scale) + 1))
     mask = cv2.bitwise_and(mask, own)
     cnts, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
@@ -334,6 +345,10 @@ def _fine_corners(
         p = _line_intersection(seg[a][0], dirs[a], seg[b][0], dirs[b])
         return vertex if p is None or _norm(p - vertex) > 0.12 * cw else p
 
+    def full(p: np.ndarray) -> np.ndarray:
+        """A point of the traced cut in full-image pixels."""
+        return p + [x0, y0] if k == 1 else (p + 0.5) * k - 0.5 + [x0, y0]
+
     found: list[tuple[float, CornerFrame]] = []
     for i in range(n):
         if lens[i] < 0.1 * cw:
@@ -345,11 +360,11 @@ def _fine_corners(
         if after is not None and turn(d, dirs[after]) > np.sin(np.radians(20)):
             ya = -d
             p = corner_point(i, after, seg[i][1])
-            found.append((lens[i], CornerFrame(p + [x0, y0], np.array([ya[1], -ya[0]]), ya, cw)))
+            found.append((lens[i], CornerFrame(full(p), np.array([ya[1], -ya[0]]), ya, full_width)))
         # the card corner at the edge's start: the outline came down the card's previous side
         if before is not None and turn(dirs[before], d) > np.sin(np.radians(20)):
             p = corner_point(before, i, seg[i][0])
-            found.append((lens[i], CornerFrame(p + [x0, y0], d, inward, cw)))
+            found.append((lens[i], CornerFrame(full(p), d, inward, full_width)))
     # one corner seen from both of its edges: a frame from a short stub (its direction poorly
     # measured) gives way to one from a longer edge; two well measured frames both stay
     frames: list[CornerFrame] = []
@@ -357,7 +372,7 @@ def _fine_corners(
         if not 2 < f.origin[0] < image.shape[1] - 3 or not 2 < f.origin[1] < image.shape[0] - 3:
             continue
         if length >= 0.25 * cw or not any(
-            _norm(f.origin - g.origin) < 0.1 * cw and float(f.x @ g.x) > 0.95 for g in frames
+            _norm(f.origin - g.origin) < 0.1 * full_width and float(f.x @ g.x) > 0.95 for g in frames
         ):
             frames.append(f)
     return frames
