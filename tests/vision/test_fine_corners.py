@@ -42,9 +42,11 @@ def test_a_big_hand_is_traced_shrunk_and_gives_the_corners_full_resolution_gives
 ) -> None:
     # a phone held close over a two-card hand: cards 600-900 px wide. Traced at full resolution the cut
     # is millions of pixels; shrunk by a whole factor to 240-480 px a card, its corners are the same
-    image = SimulatedCamera(size=size, background="felt", seed=3, card_width=card_width).frame_for(
-        ["KH", "7C"], layout="hand"
-    ).image
+    image = (
+        SimulatedCamera(size=size, background="felt", seed=3, card_width=card_width)
+        .frame_for(["KH", "7C"], layout="hand")
+        .image
+    )
     shrunk, shrunk_cuts, width = _traced(monkeypatch, image)
     monkeypatch.setattr(detect, "FINE_WIDTH", 10**6)  # every card traced at full resolution
     full, full_cuts, _ = _traced(monkeypatch, image)
@@ -58,4 +60,3 @@ def test_a_big_hand_is_traced_shrunk_and_gives_the_corners_full_resolution_gives
         assert any(float(g.x @ f.x) > 0.99 for g in near), f"corner at {f.origin.round()} lost when shrunk"
     for g in shrunk:
         assert g.width == pytest.approx(width)  # full-image pixels, as the full trace gives
-
