@@ -33,6 +33,7 @@ MARGIN = 0.03  # of the card's width round the quad: the card's own edge stays i
 FACE_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "court", "-")
 FACE_SUITS = ("S", "H", "D", "C", "-")
 COURT = FACE_RANKS.index("court")
+COURT_RANKS = ("J", "Q", "K")  # the index ranks whose face is art, not pips
 N_OUT = len(FACE_RANKS) + len(FACE_SUITS)
 
 
@@ -138,11 +139,16 @@ def checked(face: FaceReading, sighting: Sighting) -> Sighting:
     Where both agree the confidence rises as for two independent readings; where the index reading
     is not sure (< ``INDEX_SURE``) and the face is (≥ ``FACE_SURE``) on a rank or suit it contradicts,
     the face's rank or suit stands. A face that shows no pips (a court card, a partly covered card)
-    changes nothing: a court card's suit shows only at its index, which the index reader reads better."""
+    changes nothing: a court card's suit shows only at its index, which the index reader reads better.
+    Nor does a face that shows pips where the index reads a court card: a court card has none, so the
+    quad is not that card's (an outline implied by a card width the finder got wrong, lying over the
+    next card of a hand: session 55, a queen read 0.99 at its index turned into the seven beside it)."""
     code = sighting.card
     if code in (BACK, JOKER) or face.card is None or any(e.startswith(FACE) for e in sighting.evidence):
         return sighting  # no pips to count (a court card's suit shows only at its index)
     rank, suit = code[:-1], code[-1]
+    if rank in COURT_RANKS:
+        return sighting  # pips on a court card: another card's face
     rank_agrees = face.rank_name == rank
     suit_agrees = face.suit_name == suit
     if rank_agrees and suit_agrees:

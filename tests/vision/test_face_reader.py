@@ -114,6 +114,14 @@ def test_a_court_face_changes_nothing(code: str) -> None:
     assert checked(_reading("court", "C", 0.97), s) == s
 
 
+@pytest.mark.parametrize("suit", ["C", "H"])
+def test_pips_where_the_index_reads_a_court_card_change_nothing(suit: str) -> None:
+    # a queen of hearts read at its index, the quad its finder's frame implies lying over the seven
+    # beside it: the pips are the seven's, whatever their suit
+    s = Sighting("QH", 0.98, OUTLINE, OUTLINE)
+    assert checked(_reading("7", suit, 0.99), s) == s
+
+
 def test_no_face_to_count_leaves_the_reading_alone() -> None:
     s = Sighting("5S", 0.5, OUTLINE, OUTLINE)
     assert checked(_reading("-", "-", 0.99), s) == s
