@@ -82,6 +82,9 @@ ON_FACES = 0.5  # of a region of print under a face: the share inside the faces'
 BORDER = 0.1  # of a card's width: how far a side of a back's print may lie inside the card's edge
 _NEXT = [1, 2, 3, 0]  # a quad's corners after each
 EVIDENCE = "a card-shaped region of another colour than the table"
+import os
+_S56S = bool(os.environ.get("S56_SMALLBACKS"))
+_S56S_PX = float(os.environ.get("S56_SMALLBACKS_PX", "24"))
 
 
 def colour_backs(image: np.ndarray, known: list[Sighting]) -> list[Sighting]:
@@ -89,6 +92,10 @@ def colour_backs(image: np.ndarray, known: list[Sighting]) -> list[Sighting]:
     among the ``known`` sightings: whole ones, then those of hands dealt face down."""
     h, w = image.shape[:2]
     scale = min(1.0, WORK / max(h, w))
+    if _S56S:
+        seen = [short_side(np.asarray(s.outline, np.float64)) for s in known if len(s.outline) == 4]
+        if seen:
+            scale = min(1.0, max(scale, _S56S_PX / float(np.median(seen))))
     small = resized(image, (round(w * scale), round(h * scale)))
     lab = _lab(small)
     diff, lightness = _table_difference(lab, small)
@@ -286,7 +293,10 @@ def _whole_backs(
     # cards under one camera are about one size: a region far narrower than the cards seen is a
     # print or a letter on one of them (a joker's "O" passed for a back)
     seen = [short_side(np.asarray(s.outline, np.float64)) for s in known if len(s.outline) == 4]
-    narrowest = max(MIN_SIDE * max(h, w), SIZE_RATIO * float(np.median(seen)) if seen else 0.0, MIN_BACK_PX)
+    floor = MIN_SIDE * max(h, w)
+    if _S56S and seen:
+        floor = min(floor, SIZE_RATIO * float(np.median(seen)))
+    narrowest = max(floor, SIZE_RATIO * float(np.median(seen)) if seen else 0.0, MIN_BACK_PX)
     # a back may lie on a face (a hole card): only backs already seen are not looked for again
     taken = [np.asarray(s.outline, np.float32).reshape(-1, 1, 2) * scale for s in known if s.card == BACK]
     # a candidate about a back seen is that back again, not read twice (one about a face may be a
@@ -305,7 +315,7 @@ def _whole_backs(
         for x, y in [np.mean(np.asarray(s.index_corner, np.float64), axis=0)]
     ]
     found: list[np.ndarray] = []
-    min_side = MIN_SIDE * max(masks[0].shape)
+    min_side = MIN_SIDE * max(masks[0].shape) if not _S56S else floor * scale
     least = GROWS * narrowest * scale  # the shortest side of a quad passed below
     # such a quad, its corners within SQUARE of square, covers at least least² · cos(SQUARE) (the
     # triangles at two opposite corners), and its region FILL of that: a smaller region cannot pass

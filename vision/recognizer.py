@@ -71,6 +71,7 @@ from vision.patch_reader import second_opinion
 from vision.quick_read import quick_read
 from vision.region_cover import backs_not_over_a_face, covers_an_index, unexplained
 from vision.render import CARD_ASPECT
+from vision.ringed_backs import ringed_backs
 from vision.sighting import BACK, JOKER, RED_SUITS, Sighting
 from vision.surface_backs import surface_backs
 
@@ -201,6 +202,9 @@ class Recognizer:
         # and backs on card surface of the learned finder's interior map that nothing read explains
         # (vision.surface_backs: a back cut by the frame's edge or partly covered)
         self.surface_search = True
+        # and backs whose edges the learned finder's boundary map rings, where neither its interior
+        # map nor their colour holds them (vision.ringed_backs: a pale back on a pale table)
+        self.ring_search = True
         # the face reader (vision.face_reader): each face card's pips checked against its index, and a
         # whole card whose index does not read reported from its pips when they are sure
         self.face_check = True
@@ -335,7 +339,8 @@ class Recognizer:
     def _read_quad(self, image: np.ndarray, quad: CardQuad, colour: bool) -> Sighting | None:
         readings: list[Reading] = []
         index = _IndexCorners(image, quad)  # each cut and segmented once, however often looked at
-        unlike = False  # read surely at corner 0, its far corner not alike: maybe a quad round two cards
+        # read surely at one index corner, the other not alike: maybe a quad traced round two cards
+        unlike = False
         for k in (0, 2):
             r = self._read_cut(*index.corner(k), False, colour)[0]
             if r is not None:
@@ -343,7 +348,7 @@ class Recognizer:
                 if r.confidence >= 0.9:  # one sure corner is enough, unless the other shows another card
                     if k == 0 and (other := self._another_card(index, r, colour)):
                         readings.append(other)
-                    unlike = k == 0 and not index.alike(0, 2)
+                    unlike = not index.alike(0, 2)
                     break
         good = [r for r in readings if r.confidence >= self.min_confidence]
         if not good and self._is_back(image, quad, index, readings):
@@ -371,6 +376,7 @@ class Recognizer:
                 and max(r.confidence for r in sure) >= self.min_corner_confidence
             ):
                 good, quad, readings = sure, turned, upright
+                unlike = not _IndexCorners(image, turned).alike(0, 2)
         outline = _outline(quad)
         if good:
             best = max(good, key=lambda r: r.confidence)
@@ -534,6 +540,8 @@ class Recognizer:
         if self.surface_search and maps is not None:
             min_width = MIN_CARD_FRACTION[self.mode] * max(view.shape[:2])
             sightings += surface_backs(view, maps, sightings, min_width)
+        if self.ring_search and maps is not None:
+            sightings += ringed_backs(view, maps, sightings)
         return sightings
 
     def _one_each(self, view: np.ndarray, sightings: list[Sighting]) -> list[Sighting]:
@@ -586,9 +594,7 @@ class Recognizer:
         Bad frames as for :meth:`recognize`."""
         return self._in_window(image, lambda view: look(self._read_view, view, k))
 
-    def _in_window(
-        self, image: np.ndarray, read: Callable[[np.ndarray], list[Sighting]]
-    ) -> list[Sighting]:
+    def _in_window(self, image: np.ndarray, read: Callable[[np.ndarray], list[Sighting]]) -> list[Sighting]:
         """``read`` of the recogniser's window of ``image`` (all of it without one), in ``image``'s
         pixels."""
         check_bgr(image, "recognize", FrameError)

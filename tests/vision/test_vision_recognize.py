@@ -10,6 +10,7 @@ import pytest
 
 from vision import Recognizer, SimulatedCamera
 from vision.detect import CardQuad
+from vision.index_frames import UNLIKE_FAR
 from vision.recognizer import (
     _IndexCorners,
     _no_joker_on_a_back,
@@ -292,3 +293,22 @@ def test_a_joker_read_surely_whose_card_the_frames_edge_cuts_is_kept() -> None:
     table[top:, 300:550] = joker[: 700 - top]
     cut = ((300.0, float(top)), (550.0, float(top)), (550.0, top + 350.0), (300.0, top + 350.0))
     assert [s.card for s in _no_joker_on_a_back(table, [Sighting(JOKER, 0.99, cut, None)])] == [JOKER]
+
+
+@pytest.mark.parametrize("background", ["felt", "white"])
+@pytest.mark.parametrize("start", [0, 1, 2, 3], ids=["corner 0", "turned", "corner 2", "turned back"])
+def test_a_quad_read_at_either_index_corner_says_when_its_far_index_looks_unlike(
+    background: str, start: int
+) -> None:
+    # A quad read surely at one index corner whose other index corner shows something else may be traced
+    # round two cards (the lower card's index then lies inside it and must still be read): whichever
+    # corner the outline starts from, and whether it is read as drawn or turned a quarter.
+    rec = Recognizer("table")
+    cam = SimulatedCamera(size=(1280, 960), background=background, seed=1, card_width=300)
+    nine = Placement("9H", (520.0, 480.0), 0.0, 300.0)
+    over = Placement("KS", (670.0, 740.0), 30.0, 300.0)  # lying over the nine's lower index
+    quad = CardQuad(np.roll(nine.corners(), -start, axis=0).astype(np.float32))
+    for cards, unlike in (([nine], False), ([nine, over], True)):
+        s = rec._read_quad(cam.render(cards).image, quad, True)
+        assert s is not None and s.card == "9H" and s.confidence >= 0.9
+        assert (UNLIKE_FAR in s.evidence) == unlike
