@@ -36,6 +36,10 @@ from vision.render import CARD_ASPECT
 from vision.sighting import BACK, Sighting
 
 WORK = 640  # px on the long side: the size the regions are looked for at
+# px: the cards read are at least this wide in that copy, which is made larger where they would be narrower
+# (a phone photo of a far-off table): as wide as the narrowest the benchmark asks for (``scenes.READABLE``,
+# 50 px in a 1280-px frame) are at ``WORK``
+SMALL_CARDS = 25.0
 LEVELS = (10.0, 16.0, 25.0, 40.0)  # colour differences (CIE Lab ΔE) from the table cut at
 FILL = 0.85  # of the quadrilateral a region must fill to be card-shaped
 # the card-side network must be surer of a region found by colour alone than of a finder's quad:
@@ -48,7 +52,7 @@ SQUARE = 40.0
 _MAX_COS = float(np.sin(np.radians(SQUARE)))  # of a corner within SQUARE of square
 # long over short sides (each the mean of two opposite ones): a card's, overhead or at a slant
 ASPECT = (1.15, 2.6)
-MIN_SIDE = 0.02  # of the frame's long side: a narrower region is no card (the finders' own floor)
+MIN_SIDE = 0.02  # of the frame's long side: a narrower region is no card (the finders' own floor), but for cards read narrower
 # pixels: in a frame under 400 px a back narrower than this is too small to tell from a print (and a
 # quad a few pixels across, snapped to the edges of noise, can have no area at all)
 MIN_BACK_PX = 8.0
@@ -82,20 +86,13 @@ ON_FACES = 0.5  # of a region of print under a face: the share inside the faces'
 BORDER = 0.1  # of a card's width: how far a side of a back's print may lie inside the card's edge
 _NEXT = [1, 2, 3, 0]  # a quad's corners after each
 EVIDENCE = "a card-shaped region of another colour than the table"
-import os
-_S56S = bool(os.environ.get("S56_SMALLBACKS"))
-_S56S_PX = float(os.environ.get("S56_SMALLBACKS_PX", "24"))
 
 
 def colour_backs(image: np.ndarray, known: list[Sighting]) -> list[Sighting]:
     """Backs in the BGR ``image`` that stand apart from the table by colour, other than the cards
     among the ``known`` sightings: whole ones, then those of hands dealt face down."""
     h, w = image.shape[:2]
-    scale = min(1.0, WORK / max(h, w))
-    if _S56S:
-        seen = [short_side(np.asarray(s.outline, np.float64)) for s in known if len(s.outline) == 4]
-        if seen:
-            scale = min(1.0, max(scale, _S56S_PX / float(np.median(seen))))
+    scale = _work_scale(image.shape, known)
     small = resized(image, (round(w * scale), round(h * scale)))
     lab = _lab(small)
     diff, lightness = _table_difference(lab, small)
@@ -124,6 +121,17 @@ def colour_backs(image: np.ndarray, known: list[Sighting]) -> list[Sighting]:
     if lightness < PALE:  # the threshold finder's regions of hands hold their hole cards (``hand_backs``)
         return whole + hands
     return whole + hands + _backs_under_faces(image, masks, scale, known + whole + hands)
+
+
+def _work_scale(shape: tuple[int, ...], known: list[Sighting]) -> float:
+    """The scale of the copy of a frame of ``shape`` the regions are looked for in: ``WORK`` px on its
+    long side, or larger where the cards ``known`` would be narrower there than ``SMALL_CARDS``."""
+    h, w = shape[:2]
+    scale = WORK / max(h, w)
+    seen = [short_side(np.asarray(s.outline, np.float64)) for s in known if len(s.outline) == 4]
+    if seen:
+        scale = max(scale, SMALL_CARDS / float(np.median(seen)))
+    return min(1.0, scale)
 
 
 def _print_mask(lab: np.ndarray, faces: list[np.ndarray]) -> np.ndarray | None:
@@ -293,8 +301,10 @@ def _whole_backs(
     # cards under one camera are about one size: a region far narrower than the cards seen is a
     # print or a letter on one of them (a joker's "O" passed for a back)
     seen = [short_side(np.asarray(s.outline, np.float64)) for s in known if len(s.outline) == 4]
+    # (the finders' floor, ``MIN_SIDE``, gives way to the cards read where they are narrower: the small-card
+    # passes read faces under it in a photo of a far-off table, and its backs are as small)
     floor = MIN_SIDE * max(h, w)
-    if _S56S and seen:
+    if seen:
         floor = min(floor, SIZE_RATIO * float(np.median(seen)))
     narrowest = max(floor, SIZE_RATIO * float(np.median(seen)) if seen else 0.0, MIN_BACK_PX)
     # a back may lie on a face (a hole card): only backs already seen are not looked for again
@@ -315,7 +325,7 @@ def _whole_backs(
         for x, y in [np.mean(np.asarray(s.index_corner, np.float64), axis=0)]
     ]
     found: list[np.ndarray] = []
-    min_side = MIN_SIDE * max(masks[0].shape) if not _S56S else floor * scale
+    min_side = floor * scale
     least = GROWS * narrowest * scale  # the shortest side of a quad passed below
     # such a quad, its corners within SQUARE of square, covers at least least² · cos(SQUARE) (the
     # triangles at two opposite corners), and its region FILL of that: a smaller region cannot pass
