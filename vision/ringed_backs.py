@@ -8,7 +8,10 @@ and inside it a hole, neither edge nor (much) surface. :func:`ringed_backs` take
 pixels off the ridge (boundary ``HOLE_EDGE`` or more) with a ridge within a card's length in at
 least ``RINGED`` of the four directions along the map's rows and columns. One side of a ring is
 often faint (the light on it, a shadow), and then the hole opens onto the table there; three sides
-still ring it, while the table beside a row of cards sees the ridge in two directions at most. A hole
+still ring it, while the table beside a row of cards sees the ridge in two directions at most. The
+table between cards lying on three sides of it sees it in three too, but its border lies on the ridge
+far less than a ring's (``ENCLOSED``), and the interior map finds no card surface at all in it
+(``SURFACE``), where a back's lattice keeps it low but not at nothing. A hole
 of card size that no card read lies on, away from the frame's edge, gets a card of the cards' width
 (``SCALES`` of it: the widths read vary) about its middle, turned as the hole's long side (both ways
 where it is about square), its sides snapped onto the frame's edges; the card-side network
@@ -33,6 +36,14 @@ HOLE_EDGE = 0.5  # boundary probability from which a map pixel is card edge (the
 RINGED = 3  # of the four directions along rows and columns in which a hole's pixel sees the ridge
 REACH = 0.9  # card lengths: how far along a row or column the ridge is looked for
 HOLE_AREA = 0.15  # card areas: a hole smaller than this is a gap, a pip or noise
+# of the pixels bordering a hole, the share on the ridge: a card-shaped ring with one long side missing
+# has 1 - 1.4 / 4.8 = 0.71 of its border there, a gap between cards far less (0.44-0.48 in the bench's
+# six hands, where cards lie on three sides of it)
+ENCLOSED = 0.7
+# the interior map's mean over a hole, at least: a back's lattice keeps the map low there, but not at
+# nothing (0.12-0.74 over the holes of the backs found on three held-out 480 sets), while the table
+# between cards is bare (0.006-0.018 in the bench's frames of hands and of cards lying apart)
+SURFACE = 0.05
 LONGEST = 1.1  # card lengths: a hole longer than this is no card's
 SQUARE = 1.15  # long over short side: a hole this square may lie either way
 SCALES = (0.9, 1.0, 1.15)  # of the cards' median width: the backs tried about a hole
@@ -89,6 +100,16 @@ def ringed(ridge: np.ndarray, reach: float) -> np.ndarray:
     return count
 
 
+def _on_the_ridge(labels: np.ndarray, k: int, ridge: np.ndarray, box: tuple[int, int, int, int]) -> float:
+    """The share of the pixels bordering component ``k`` of ``labels`` (within its bounding ``box``,
+    grown by one pixel) that lie on the ``ridge``."""
+    x, y, w, h = box
+    x0, y0 = max(x - 1, 0), max(y - 1, 0)
+    part = (labels[y0 : y + h + 1, x0 : x + w + 1] == k).astype(np.uint8)
+    border = cv2.dilate(part, np.ones((3, 3), np.uint8)) & (1 - part)
+    return float(ridge[y0 : y + h + 1, x0 : x + w + 1][border > 0].mean()) if border.any() else 0.0
+
+
 def _hole_cards(
     image: np.ndarray, maps: FinderMaps, known: list[Sighting], width: float, cell: float
 ) -> list[list[np.ndarray]]:
@@ -107,7 +128,12 @@ def _hole_cards(
             continue  # the table, or a card the frame's edge cuts (``surface_backs`` looks for those)
         if area < HOLE_AREA * length * length / CARD_ASPECT:
             continue
-        ys, xs = np.nonzero(labels[y : y + h, x : x + w] == k)
+        inside = labels[y : y + h, x : x + w] == k
+        if float(maps.prob[0, y : y + h, x : x + w][inside].mean()) < SURFACE:
+            continue  # bare table
+        if _on_the_ridge(labels, k, ridge, (x, y, w, h)) < ENCLOSED:
+            continue  # a gap between cards with cards on three sides, not a ring
+        ys, xs = np.nonzero(inside)
         pts = np.column_stack([xs + x, ys + y]).astype(np.float32)
         (cx, cy), (bw, bh), angle = cv2.minAreaRect(pts)
         if max(bw, bh) > LONGEST * length:

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import doctest
 
+import cv2
 import numpy as np
 import pytest
 
 from vision import SimulatedCamera, ringed_backs
-from vision.finder import default_finder
+from vision.closer_look import on_map
+from vision.finder import STRIDE, default_finder
+from vision.render import CARD_ASPECT
 from vision.ringed_backs import RINGED, ringed
 from vision.sighting import BACK, Sighting
 from vision.simcam import Placement
@@ -58,3 +61,22 @@ def test_a_back_seen_already_or_no_card_read_gives_nothing() -> None:
     maps = default_finder().run(image, 512)
     assert ringed_backs.ringed_backs(image, maps, [_seen(p) for p in cards]) == []
     assert ringed_backs.ringed_backs(image, maps, []) == []  # no card width to look for
+
+
+@pytest.mark.parametrize("layout", ["hand", "scatter"])
+def test_the_table_between_cards_on_three_sides_is_no_ring(layout: str) -> None:
+    # the bench's frames: the gaps between hands, and between cards lying apart, see card edges in
+    # three directions; their border lies on the ridge far less than a ring's and holds no card surface
+    codes = ["AS", "10H", "QD", "7C", "6S", "9D", "KH", "4C", "JS", "2D", BACK, "8H"]
+    shot = SimulatedCamera(size=(1920, 1080), background="felt", seed=11, card_width=170).frame_for(
+        codes, layout
+    )
+    maps = default_finder().run(shot.image, 512)
+    cards = [_seen(p) for p in shot.placements]
+    cell = maps.scale * STRIDE
+    ridge = maps.prob[1] >= ringed_backs.HOLE_EDGE
+    three_ways = ringed(ridge, ringed_backs.REACH * CARD_ASPECT * 170 / cell) >= RINGED
+    on_cards = np.zeros(ridge.shape, np.uint8)
+    cv2.fillPoly(on_cards, [on_map(p.corners(), cell) for p in shot.placements], 1)
+    assert (three_ways & ~ridge & (on_cards == 0)).sum() > 20  # such gaps, off every card
+    assert ringed_backs._hole_cards(shot.image, maps, cards, 170.0, cell) == []
