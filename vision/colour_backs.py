@@ -52,7 +52,9 @@ SQUARE = 40.0
 _MAX_COS = float(np.sin(np.radians(SQUARE)))  # of a corner within SQUARE of square
 # long over short sides (each the mean of two opposite ones): a card's, overhead or at a slant
 ASPECT = (1.15, 2.6)
-MIN_SIDE = 0.02  # of the frame's long side: a narrower region is no card (the finders' own floor), but for cards read narrower
+# of the frame's long side: a narrower region is no card (the finders' own floor), unless the cards read
+# are narrower
+MIN_SIDE = 0.02
 # pixels: in a frame under 400 px a back narrower than this is too small to tell from a print (and a
 # quad a few pixels across, snapped to the edges of noise, can have no area at all)
 MIN_BACK_PX = 8.0

@@ -41,8 +41,9 @@ HOLE_AREA = 0.15  # card areas: a hole smaller than this is a gap, a pip or nois
 # six hands, where cards lie on three sides of it)
 ENCLOSED = 0.7
 # the interior map's mean over a hole, at least: a back's lattice keeps the map low there, but not at
-# nothing (0.12-0.74 over the holes of the backs found on three held-out 480 sets), while the table
-# between cards is bare (0.006-0.018 in the bench's frames of hands and of cards lying apart)
+# nothing (0.12-0.74 over the holes of the eleven backs this found on five of the sets measured in
+# session 56), while the table between cards is bare (0.006-0.018 in the bench's frames of hands and of
+# cards lying apart)
 SURFACE = 0.05
 LONGEST = 1.1  # card lengths: a hole longer than this is no card's
 SQUARE = 1.15  # long over short side: a hole this square may lie either way
