@@ -31,6 +31,7 @@ from vision.hand_backs import in_a_back
 from vision.outline_sides import short_side
 from vision.render import CARD_ASPECT
 from vision.sighting import BACK, Sighting
+from vision.surface_backs import NEXT_TO, TOUCH
 
 HOLE_EDGE = 0.5  # boundary probability from which a map pixel is card edge (the ring's ridge)
 RINGED = 3  # of the four directions along rows and columns in which a hole's pixel sees the ridge
@@ -49,8 +50,6 @@ LONGEST = 1.1  # card lengths: a hole longer than this is no card's
 SQUARE = 1.15  # long over short side: a hole this square may lie either way
 SCALES = (0.9, 1.0, 1.15)  # of the cards' median width: the backs tried about a hole
 SNAP = 0.07  # of a card's width: how far each side may move onto an edge
-# a back that, grown by a fifth, overlaps a back seen by more than a sliver is that back or lies beside it
-NEXT_TO, TOUCH = 1.2, 0.03
 EVIDENCE = "a back the finder's boundary map rings"
 
 
@@ -73,6 +72,7 @@ def ringed_backs(image: np.ndarray, maps: FinderMaps, known: list[Sighting]) -> 
     out: list[Sighting] = []
     for back, quad in sorted((g[0] for g in judged), key=lambda t: -t[0]):
         middle = quad.mean(axis=0)
+        # grown a little, one lying over a back seen is that back or lies beside it (as in ``surface_backs``)
         if back < APART_SURE or in_a_back(middle + (quad - middle) * NEXT_TO, backs, TOUCH):
             continue
         backs.append(quad.astype(np.float32).reshape(-1, 1, 2))
