@@ -27,11 +27,11 @@ import numpy as np
 from vision.card_side import default_card_side, hole_card_side
 from vision.detect import Blob, blob_corners
 from vision.finder import snap_to_edges
-from vision.frame_copies import resized, subsampled
+from vision.frame_copies import remembered, resized, subsampled
 from vision.hand_backs import UNDER, UNDER_SURE, backs_in_regions, in_a_back
 from vision.index import percentiles_of_counts
 from vision.mask_counts import set_in_both, set_pixels
-from vision.outline_sides import short_side
+from vision.outline_sides import short_side, short_sides
 from vision.render import CARD_ASPECT
 from vision.sighting import BACK, Sighting
 
@@ -97,7 +97,7 @@ def colour_backs(image: np.ndarray, known: list[Sighting]) -> list[Sighting]:
     scale = _work_scale(image.shape, known)
     small = resized(image, (round(w * scale), round(h * scale)))
     lab = _lab(small)
-    diff, lightness = _table_difference(lab, small)
+    diff, lightness = _table_difference(lab, _lightness(image, small))
     masks = [
         cv2.morphologyEx((diff > level * level).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         for level in LEVELS
@@ -113,7 +113,8 @@ def colour_backs(image: np.ndarray, known: list[Sighting]) -> list[Sighting]:
             cv2.polylines(on_faces, [f], True, 1, thickness=2 * grow + 1)
         k = max(3, round(THIN * float(np.median(widths))) | 1)
         thin = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-        apart = [cv2.morphologyEx(m & (1 - on_faces), cv2.MORPH_OPEN, thin) for m in masks]
+        off_faces = 1 - on_faces
+        apart = [cv2.morphologyEx(m & off_faces, cv2.MORPH_OPEN, thin) for m in masks]
     whole = _whole_backs(image, masks + apart, scale, known)
     # print is no face's paper: a region of it as big as a face's outline is a back lying on that face
     if (prints := _print_mask(lab, faces)) is not None:
@@ -130,8 +131,7 @@ def _work_scale(shape: tuple[int, ...], known: list[Sighting]) -> float:
     long side, or larger where the cards ``known`` would be narrower there than ``SMALL_CARDS``."""
     h, w = shape[:2]
     scale = WORK / max(h, w)
-    seen = [short_side(np.asarray(s.outline, np.float64)) for s in known if len(s.outline) == 4]
-    if seen:
+    if seen := _widths(known):
         scale = max(scale, SMALL_CARDS / float(np.median(seen)))
     return min(1.0, scale)
 
@@ -302,13 +302,12 @@ def _whole_backs(
     h, w = image.shape[:2]
     # cards under one camera are about one size: a region far narrower than the cards seen is a
     # print or a letter on one of them (a joker's "O" passed for a back)
-    seen = [short_side(np.asarray(s.outline, np.float64)) for s in known if len(s.outline) == 4]
+    seen = _widths(known)
+    typical = SIZE_RATIO * float(np.median(seen)) if seen else 0.0
     # (the finders' floor, ``MIN_SIDE``, gives way to the cards read where they are narrower: the small-card
     # passes read faces under it in a photo of a far-off table, and its backs are as small)
-    floor = MIN_SIDE * max(h, w)
-    if seen:
-        floor = min(floor, SIZE_RATIO * float(np.median(seen)))
-    narrowest = max(floor, SIZE_RATIO * float(np.median(seen)) if seen else 0.0, MIN_BACK_PX)
+    floor = min(MIN_SIDE * max(h, w), typical) if seen else MIN_SIDE * max(h, w)
+    narrowest = max(floor, typical, MIN_BACK_PX)
     # a back may lie on a face (a hole card): only backs already seen are not looked for again
     taken = [np.asarray(s.outline, np.float32).reshape(-1, 1, 2) * scale for s in known if s.card == BACK]
     # a candidate about a back seen is that back again, not read twice (one about a face may be a
@@ -319,13 +318,9 @@ def _whole_backs(
     faces = [np.asarray(s.outline, np.float32).reshape(-1, 2) * scale for s in known if s.card != BACK]
     face_lo = np.array([f.min(axis=0) for f in faces]).reshape(-1, 2)  # bounding boxes, to skip most
     face_hi = np.array([f.max(axis=0) for f in faces]).reshape(-1, 2)
-    # a back never covers an index read (the recogniser drops such a back): not looked at further
-    indices = [
-        (float(x) * scale, float(y) * scale)
-        for s in known
-        if s.index_corner and s.card != BACK
-        for x, y in [np.mean(np.asarray(s.index_corner, np.float64), axis=0)]
-    ]
+    # a back never covers an index read (the recogniser drops such a back): not looked at further (the
+    # indices' middles are found when a candidate first comes this far: most frames have none)
+    indices: list[tuple[float, float]] | None = None
     found: list[np.ndarray] = []
     min_side = floor * scale
     least = GROWS * narrowest * scale  # the shortest side of a quad passed below
@@ -353,6 +348,8 @@ def _whole_backs(
             )
             if not on_a_face and any(_same_outline(q, faces[k]) for k in meets.tolist()):
                 continue  # that face (a hole card lying on it overlaps it by far less)
+            if indices is None:
+                indices = _index_middles(known, scale)
             poly = q.astype(np.float32).reshape(-1, 1, 2)
             if any(cv2.pointPolygonTest(poly, p, False) > 0 for p in indices):
                 continue
@@ -381,6 +378,21 @@ def _whole_backs(
         backs.append(q.astype(np.float32).reshape(-1, 1, 2))
         out.append(Sighting(BACK, 0.8, tuple((float(x), float(y)) for x, y in q), None, evidence=(EVIDENCE,)))
     return out
+
+
+def _index_middles(known: list[Sighting], scale: float) -> list[tuple[float, float]]:
+    """The middles of the indices read among the ``known`` sightings, at ``scale``."""
+    return [
+        (float(x) * scale, float(y) * scale)
+        for s in known
+        if s.index_corner and s.card != BACK
+        for x, y in [np.mean(np.asarray(s.index_corner, np.float64), axis=0)]
+    ]
+
+
+def _widths(known: list[Sighting]) -> list[float]:
+    """The widths of the cards among the ``known`` sightings outlined by four corners."""
+    return short_sides([s.outline for s in known if len(s.outline) == 4])
 
 
 def _backs_of_hands(
@@ -485,25 +497,30 @@ def table_is_pale(image: np.ndarray) -> bool:
     h, w = image.shape[:2]
     scale = min(1.0, WORK / max(h, w))
     small = resized(image, (round(w * scale), round(h * scale)))
-    return _lightness(small)[1] >= PALE
+    return _lightness(image, small)[1] >= PALE
 
 
-def _lightness(small: np.ndarray) -> tuple[np.ndarray, float]:
-    """A coarse grid of ``small`` (32 cells across, median-smoothed) in 8-bit Lab, and its median
-    lightness (CIE L*, 0-100)."""
-    sh, sw = small.shape[:2]
-    grid = cv2.resize(small, (32, max(1, round(32 * sh / sw))), interpolation=cv2.INTER_AREA)
-    coarse = cv2.cvtColor(cv2.medianBlur(grid, 5), cv2.COLOR_BGR2LAB)
-    return coarse, float(np.median(coarse[..., 0])) * 100.0 / 255.0
+def _lightness(image: np.ndarray, small: np.ndarray) -> tuple[np.ndarray, float]:
+    """A coarse grid of ``small``, a copy of the frame ``image`` (32 cells across, median-smoothed), in
+    8-bit Lab, and its median lightness (CIE L*, 0-100); made once per frame and size (``table_is_pale``
+    asks it of the frame ``colour_backs`` searches)."""
+
+    def make() -> tuple[np.ndarray, float]:
+        sh, sw = small.shape[:2]
+        grid = cv2.resize(small, (32, max(1, round(32 * sh / sw))), interpolation=cv2.INTER_AREA)
+        coarse = cv2.cvtColor(cv2.medianBlur(grid, 5), cv2.COLOR_BGR2LAB)
+        return coarse, float(np.median(coarse[..., 0])) * 100.0 / 255.0
+
+    return remembered(image, ("colour_backs.lightness", small.shape), make)
 
 
-def _table_difference(lab: np.ndarray, small: np.ndarray) -> tuple[np.ndarray, float]:
+def _table_difference(lab: np.ndarray, table: tuple[np.ndarray, float]) -> tuple[np.ndarray, float]:
     """Each pixel's squared colour difference (ΔE² in CIE Lab) from the table's colour round it: the
-    median of a coarse grid of the frame (32 cells across), smoothed back up to the frame's size; and
-    the table's median lightness (CIE L*, 0-100). ``lab``: ``small`` in 8-bit Lab (``_lab``)."""
-    sh, sw = small.shape[:2]
-    coarse, lightness = _lightness(small)
-    return _delta_e2(lab, cv2.resize(coarse, (sw, sh))), lightness
+    median of a coarse grid of the frame (32 cells across, ``_lightness``), smoothed back up to the
+    frame's size; and the table's median lightness (CIE L*, 0-100). ``lab``: the frame in 8-bit Lab
+    (``_lab``)."""
+    coarse, lightness = table
+    return _delta_e2(lab, cv2.resize(coarse, (lab.shape[1], lab.shape[0]))), lightness
 
 
 def _lab(small: np.ndarray) -> np.ndarray:

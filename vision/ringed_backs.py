@@ -28,7 +28,7 @@ from vision.card_side import default_card_side
 from vision.colour_backs import APART_SURE
 from vision.finder import STRIDE, FinderMaps, snap_to_edges
 from vision.hand_backs import in_a_back
-from vision.outline_sides import short_side
+from vision.outline_sides import short_sides
 from vision.render import CARD_ASPECT
 from vision.sighting import BACK, Sighting
 from vision.surface_backs import NEXT_TO, TOUCH
@@ -57,7 +57,7 @@ def ringed_backs(image: np.ndarray, maps: FinderMaps, known: list[Sighting]) -> 
     """Backs in ``image`` whose edges ring a hole in the boundary map of ``maps`` that no sighting
     ``known`` explains. The card width is the median of the four-corner outlines known: without a
     card read, nothing is looked for."""
-    widths = [short_side(np.asarray(s.outline, np.float64)) for s in known if len(s.outline) == 4]
+    widths = short_sides([s.outline for s in known if len(s.outline) == 4])
     if not widths:
         return []
     width = float(np.median(widths))

@@ -22,7 +22,7 @@ from vision.closer_look import on_map, unexplained_surface
 from vision.finder import STRIDE, FinderMaps
 from vision.hand_backs import BACK_SURE, in_a_back
 from vision.mask_counts import set_in_both, set_pixels
-from vision.outline_sides import short_side
+from vision.outline_sides import short_sides
 from vision.render import CARD_ASPECT
 from vision.sighting import BACK, Sighting
 
@@ -46,7 +46,7 @@ def surface_backs(
     the size a piece is measured against where no card was read."""
     cell = maps.scale * STRIDE  # full-image pixels per map pixel
     left, taken = unexplained_surface(maps, known)
-    widths = [short_side(np.asarray(s.outline, np.float64)) for s in known if len(s.outline) == 4]
+    widths = short_sides([s.outline for s in known if len(s.outline) == 4])
     width = float(np.median(widths)) if widths else min_width
     contours, _ = cv2.findContours(left, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     hyps: list[np.ndarray] = []

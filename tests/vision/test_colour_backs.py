@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from vision import Recognizer, SimulatedCamera
-from vision.colour_backs import colour_backs
+from vision.colour_backs import _lightness, colour_backs, table_is_pale
+from vision.frame_copies import resized, sharing
 from vision.sighting import BACK, Sighting
 from vision.simcam import Placement
 
@@ -221,3 +222,14 @@ def test_backs_in_a_phone_photo_of_a_far_off_table_are_seen(background: str) -> 
     assert len(found) == len(backs)
     for p in backs:  # each where it lies
         assert min(np.linalg.norm(m - np.array(p.centre)) for m in _middles(found)) < 0.2 * p.width
+
+
+def test_the_tables_lightness_is_measured_once_a_frame() -> None:
+    # ``table_is_pale`` (asked by the quick read) and the colour search measure the same copy of a frame
+    shot = SimulatedCamera(size=(1280, 720), background="white", seed=0).frame_for(["BK", "7H"], "scatter")
+    image = shot.image
+    with sharing(image):
+        assert table_is_pale(image)
+        small = resized(image, (640, 360))
+        assert _lightness(image, small) is _lightness(image, small)
+    assert _lightness(image, small) is not _lightness(image, small)  # outside the frame's scope: afresh

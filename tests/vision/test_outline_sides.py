@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from vision import outline_sides
-from vision.outline_sides import short_side, side_lengths
+from vision.outline_sides import short_side, short_sides, side_lengths
 
 
 def test_docstring_examples_run() -> None:
@@ -37,3 +37,13 @@ def test_every_side_is_measured_once(points: list[tuple[float, float]]) -> None:
     for k in range(len(points)):
         assert abs(lengths[k] - np.hypot(*(q[k] - q[k - 1]))) <= 1e-9 * max(1.0, lengths[k])
     assert short_side(points) == lengths.min()
+
+
+@given(
+    st.lists(
+        st.lists(st.tuples(st.floats(-1e4, 1e4), st.floats(-1e4, 1e4)), min_size=4, max_size=4), max_size=6
+    )
+)
+def test_many_outlines_measure_as_each_alone(outlines: list[list[tuple[float, float]]]) -> None:
+    # the frame's card widths in one pass: the very floats each outline's ``short_side`` gives
+    assert short_sides(outlines) == [short_side(np.asarray(o, np.float64)) for o in outlines]
