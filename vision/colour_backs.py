@@ -21,17 +21,20 @@ down: the lower card shows only part of itself, and its region is searched from 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 
 from vision.card_side import default_card_side, hole_card_side
 from vision.detect import Blob, blob_corners
+from vision.edge_cut import across_the_edge, one_side_in_view, three_corners
 from vision.finder import snap_to_edges
 from vision.frame_copies import remembered, resized, subsampled
 from vision.hand_backs import UNDER, UNDER_SURE, backs_in_regions, in_a_back
 from vision.index import percentiles_of_counts
 from vision.mask_counts import set_in_both, set_pixels
-from vision.outline_sides import short_side, short_sides
+from vision.outline_sides import short_side, short_sides, side_lengths
 from vision.render import CARD_ASPECT
 from vision.sighting import BACK, Sighting
 
@@ -85,9 +88,14 @@ UNDER_FILL = 0.9  # of a card a face lies over: the share its print in view and 
 SIZE_SLACK = 0.15  # of a card's width or length: how far a side of a back's print in view may differ
 ONE_CARD = 1.2  # long over short sides of a face's outline, at least, for it to be one card (1.4 overhead)
 ON_FACES = 0.5  # of a region of print under a face: the share inside the faces' outlines, at most
+# a region the frame's edge cuts: card areas it covers (a part of one card), and its box's short side,
+# and its long side over CARD_ASPECT, in widths of the cards read (as ``surface_backs.SIZE``)
+CUT = (0.25, 1.1)
+CUT_SIZE = (0.5, 1.6)
 BORDER = 0.1  # of a card's width: how far a side of a back's print may lie inside the card's edge
 _NEXT = [1, 2, 3, 0]  # a quad's corners after each
 EVIDENCE = "a card-shaped region of another colour than the table"
+EDGE_EVIDENCE = "a region of another colour than the table, part of a card the frame's edge cuts"
 
 
 def colour_backs(image: np.ndarray, known: list[Sighting]) -> list[Sighting]:
@@ -115,10 +123,12 @@ def colour_backs(image: np.ndarray, known: list[Sighting]) -> list[Sighting]:
         thin = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
         off_faces = 1 - on_faces
         apart = [cv2.morphologyEx(m & off_faces, cv2.MORPH_OPEN, thin) for m in masks]
-    whole = _whole_backs(image, masks + apart, scale, known)
+    regions = [_regions(m) for m in masks]
+    whole = _whole_backs(image, regions + [_regions(m) for m in apart], scale, known)
+    whole += _backs_the_edge_cuts(image, masks, regions, scale, known + whole)
     # print is no face's paper: a region of it as big as a face's outline is a back lying on that face
     if (prints := _print_mask(lab, faces)) is not None:
-        whole += _whole_backs(image, [prints], scale, known + whole, on_a_face=True)
+        whole += _whole_backs(image, [_regions(prints)], scale, known + whole, on_a_face=True)
         whole += _print_under_faces(image, prints, faces, scale, known + whole)
     hands = _backs_of_hands(image, masks, scale, known, whole)
     if lightness < PALE:  # the threshold finder's regions of hands hold their hole cards (``hand_backs``)
@@ -294,11 +304,21 @@ def _grown_to_a_card(box: np.ndarray, width: float, on_faces: np.ndarray) -> np.
     return None
 
 
+def _regions(mask: np.ndarray) -> Sequence[np.ndarray]:
+    """The outer contours of a mask's regions."""
+    return cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
+
+
 def _whole_backs(
-    image: np.ndarray, masks: list[np.ndarray], scale: float, known: list[Sighting], on_a_face: bool = False
+    image: np.ndarray,
+    regions: list[Sequence[np.ndarray]],
+    scale: float,
+    known: list[Sighting],
+    on_a_face: bool = False,
 ) -> list[Sighting]:
-    """Backs that are whole card-shaped regions of one of the ``masks`` (at ``scale`` of ``image``).
-    With ``on_a_face``, one with a face's outline is not that face (the masks hold no card stock)."""
+    """Backs that are whole card-shaped regions of a mask, among the ``regions`` (``_regions`` of each
+    mask, at ``scale`` of ``image``). With ``on_a_face``, one with a face's outline is not that face
+    (the masks hold no card stock)."""
     h, w = image.shape[:2]
     # cards under one camera are about one size: a region far narrower than the cards seen is a
     # print or a letter on one of them (a joker's "O" passed for a back)
@@ -328,8 +348,7 @@ def _whole_backs(
     # triangles at two opposite corners), and its region FILL of that: a smaller region cannot pass
     # (the 0.999: slack for rounding)
     least_area = max(min_side * min_side, 0.999 * FILL * np.cos(np.radians(SQUARE)) * least * least)
-    for mask in masks:
-        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    for contours in regions:
         for c in contours:
             if cv2.contourArea(c) < least_area:
                 continue  # most regions (the table's print, noise) end here
@@ -378,6 +397,82 @@ def _whole_backs(
         backs.append(q.astype(np.float32).reshape(-1, 1, 2))
         out.append(Sighting(BACK, 0.8, tuple((float(x), float(y)) for x, y in q), None, evidence=(EVIDENCE,)))
     return out
+
+
+def _backs_the_edge_cuts(
+    image: np.ndarray,
+    masks: list[np.ndarray],
+    regions: list[Sequence[np.ndarray]],
+    scale: float,
+    known: list[Sighting],
+) -> list[Sighting]:
+    """Backs the frame's edge cuts: a region (of ``regions``, those of the ``masks``, at ``scale`` of
+    ``image``) that
+    touches the frame's edge is no card-shaped quad, and the card it is part of lies partly beyond the
+    edge. Where it is a part of a card as wide as the cards ``known`` (``CUT``, ``CUT_SIZE``), the cards
+    ``vision.edge_cut`` guesses from it are judged by the card-side network as any back found by
+    colour alone (``APART_SURE``). Without a card read there is no width, and nothing is looked for."""
+    # a region within a pixel of the frame's edge has pixels in its two outer rows or columns
+    cut = [
+        r
+        for m, r in zip(masks, regions, strict=True)
+        if m[:2].any() or m[-2:].any() or m[:, :2].any() or m[:, -2:].any()
+    ]
+    if not cut or not (seen := _widths(known)):
+        return []
+    width = float(np.median(seen))
+    card = CARD_ASPECT * width * width
+    mh, mw = masks[0].shape
+    taken = [np.asarray(s.outline, np.float32).reshape(-1, 1, 2) for s in known if s.card == BACK]
+    faces = [np.asarray(s.outline, np.float64).reshape(-1, 2) for s in known if s.card != BACK]
+    indices = _index_middles(known, 1.0)
+    hyps: list[np.ndarray] = []
+    for contours in cut:
+        for c in contours:
+            x, y, bw, bh = cv2.boundingRect(c)
+            if x > 1 and y > 1 and x + bw < mw - 1 and y + bh < mh - 1:
+                continue  # clear of the frame's edge: ``_whole_backs`` looks at it
+            if not CUT[0] * card <= cv2.contourArea(c) / (scale * scale) <= CUT[1] * card:
+                continue
+            box = (
+                cv2.boxPoints(cv2.minAreaRect(c.astype(np.float32))).astype(np.float64) + 0.5
+            ) / scale - 0.5
+            short, long = sorted(side_lengths(box)[:2].tolist())
+            if short < CUT_SIZE[0] * width or long > CUT_SIZE[1] * CARD_ASPECT * width:
+                continue
+            tries = across_the_edge(box, image.shape)
+            if (q := three_corners(c, 1.0 / scale, image.shape)) is not None:
+                tries.append(q)
+            tries += one_side_in_view(c, 1.0 / scale, width, image.shape)
+            hyps += [q for q in tries if _no_card_seen(q, taken, faces, indices)]
+    if not hyps:
+        return []
+    backs = list(taken)
+    out: list[Sighting] = []
+    for side, q in sorted(
+        zip(default_card_side().sides(image, hyps), hyps, strict=True), key=lambda t: -t[0].back
+    ):
+        if side.back < APART_SURE or in_a_back(q, backs):
+            continue
+        backs.append(q.astype(np.float32).reshape(-1, 1, 2))
+        out.append(
+            Sighting(BACK, 0.8, tuple((float(x), float(y)) for x, y in q), None, evidence=(EDGE_EVIDENCE,))
+        )
+    return out
+
+
+def _no_card_seen(
+    q: np.ndarray, backs: list[np.ndarray], faces: list[np.ndarray], indices: list[tuple[float, float]]
+) -> bool:
+    """Whether quad ``q`` is no card already seen: its middle on no back, no index read inside it, and
+    not a face's outline (``_same_outline``)."""
+    mid = q.mean(axis=0)
+    if any(cv2.pointPolygonTest(b, (float(mid[0]), float(mid[1])), False) >= 0 for b in backs):
+        return False
+    poly = q.astype(np.float32).reshape(-1, 1, 2)
+    if any(cv2.pointPolygonTest(poly, p, False) > 0 for p in indices):
+        return False
+    return not any(_same_outline(q, f) for f in faces if len(f) >= 3)
 
 
 def _index_middles(known: list[Sighting], scale: float) -> list[tuple[float, float]]:

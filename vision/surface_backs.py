@@ -19,6 +19,7 @@ import numpy as np
 
 from vision.card_side import default_card_side
 from vision.closer_look import on_map, unexplained_surface
+from vision.edge_cut import across_the_edge, three_corners
 from vision.finder import STRIDE, FinderMaps
 from vision.hand_backs import BACK_SURE, in_a_back
 from vision.mask_counts import set_in_both, set_pixels
@@ -33,8 +34,6 @@ ON_CARDS = 0.3  # of a box's surface the cards seen may cover (a back lies besid
 # a box that, grown by a fifth, overlaps a back seen by more than a sliver is a piece of that back (one
 # found in parts) or lies beside it: the finders outline a hand dealt face down, nothing here does
 NEXT_TO, TOUCH = 1.2, 0.03
-EDGE_SIMPLIFY = 0.03  # of a piece's perimeter: how far its simplified outline may stray from it
-EDGE_CELLS = 1.5  # map pixels: a corner of a piece this near the frame's edge is where the edge cut it
 EVIDENCE = "a back on card surface no other card explains"
 
 
@@ -58,8 +57,8 @@ def surface_backs(
         short, long = sorted((w * cell, h * cell))
         if short < max(SIZE[0] * width, MIN_SIDE) or (widths and long > SIZE[1] * CARD_ASPECT * width):
             continue
-        tries = [box, *_across_the_edge(box, image.shape)]
-        if (q := _three_corners(c, cell, image.shape)) is not None:
+        tries = [box, *across_the_edge(box, image.shape)]
+        if (q := three_corners(c, cell, image.shape)) is not None:
             tries.append(q)
         hyps += [q for q in tries if _share(q, taken, cell) <= ON_CARDS]
     backs = [np.asarray(s.outline, np.float32).reshape(-1, 1, 2) for s in known if s.card == BACK]
@@ -72,56 +71,6 @@ def surface_backs(
         outline = tuple((float(x), float(y)) for x, y in quad)
         out.append(Sighting(BACK, 0.8, outline, None, evidence=(EVIDENCE,)))
     return out
-
-
-def _across_the_edge(box: np.ndarray, shape: tuple[int, ...]) -> list[np.ndarray]:
-    """The card ``box`` would be where the frame cut it: a box not of a card's shape, grown along
-    the axis that falls short of ``CARD_ASPECT`` until it has that shape, across the side of the
-    two it moves between that lies nearer the frame's edge (or beyond it)."""
-    h, w = shape[:2]
-    sides = [np.linalg.norm(box[(k + 1) % 4] - box[k]) for k in range(2)]
-    long_k = int(np.argmax(sides))
-    short, long = min(sides), max(sides)
-    if short <= 0:
-        return []
-    if long > 1.05 * CARD_ASPECT * short:  # the short sides were cut: grow the box across the long ones
-        k, want, have = long_k, long / CARD_ASPECT, short
-    elif long < CARD_ASPECT * short / 1.05:  # the long sides were cut: grow it across the short ones
-        k, want, have = 1 - long_k, CARD_ASPECT * short, long
-    else:
-        return []
-
-    def inside(p: np.ndarray) -> float:  # pixels from the frame's edge (negative: beyond it)
-        return float(min(p[0], p[1], w - 1 - p[0], h - 1 - p[1]))
-
-    # sides k (corners k, k+1) and k+2 (corners k+2, k+3) are the two the box grows between
-    a, b, c, d = (box[(k + i) % 4] for i in range(4))
-    if inside((a + b) / 2) <= inside((c + d) / 2):
-        step = (a - d) / have * (want - have)  # side k moves away from side k+2
-        return [np.array([a + step, b + step, c, d])]
-    step = (d - a) / have * (want - have)
-    return [np.array([a, b, c + step, d + step])]
-
-
-def _three_corners(contour: np.ndarray, cell: float, shape: tuple[int, ...]) -> np.ndarray | None:
-    """A card the frame's edge cuts, from the piece of it in view (a map contour): where the piece's
-    outline, simplified, has exactly three corners off the frame's edge and next to one another, the
-    card's fourth corner lies where a parallelogram puts it, beyond the edge (full-image pixels)."""
-    h, w = shape[:2]
-    hull = cv2.convexHull(contour)
-    poly = cv2.approxPolyDP(hull, EDGE_SIMPLIFY * cv2.arcLength(hull, True), True).reshape(-1, 2)
-    pts = (poly.astype(np.float64) + 0.5) * cell - 0.5
-    on_edge = (pts[:, 0] < EDGE_CELLS * cell) | (pts[:, 1] < EDGE_CELLS * cell)
-    on_edge |= (pts[:, 0] > w - 1 - EDGE_CELLS * cell) | (pts[:, 1] > h - 1 - EDGE_CELLS * cell)
-    if len(pts) < 4 or int((~on_edge).sum()) != 3:
-        return None
-    n = len(pts)
-    for k in range(n):  # the three in view in order round the outline: a, b, c
-        run = [(k + i) % n for i in range(3)]
-        if not on_edge[run].any():
-            a, b, c = pts[run]
-            return np.array([a, b, c, a + c - b])
-    return None
 
 
 def _share(quad: np.ndarray, taken: np.ndarray, cell: float) -> float:

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from vision import Recognizer, SimulatedCamera
+from vision import colour_backs as colour_search
 from vision.colour_backs import _lightness, colour_backs, table_is_pale
 from vision.frame_copies import resized, sharing
 from vision.sighting import BACK, Sighting
@@ -222,6 +223,27 @@ def test_backs_in_a_phone_photo_of_a_far_off_table_are_seen(background: str) -> 
     assert len(found) == len(backs)
     for p in backs:  # each where it lies
         assert min(np.linalg.norm(m - np.array(p.centre)) for m in _middles(found)) < 0.2 * p.width
+
+
+@pytest.mark.parametrize("background", ["white", "light_wood", "grey", "felt"])
+def test_a_back_the_frames_edge_cuts_is_seen_reaching_past_the_edge(
+    background: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a back turned 20°, a third of it past the frame's right edge, beside a 7H read: its region of
+    # colour touches the edge and is no card-shaped quad
+    cam = SimulatedCamera(size=(1280, 720), background=background, seed=3, card_width=150)
+    face, back = Placement("7H", (560.0, 330.0), 10.0, 150.0), Placement(BACK, (1240.0, 300.0), 20.0, 150.0)
+    image = cam.render([face, back]).image
+    corners = face.corners()
+    index = corners[0] + (corners - corners[0]) * 0.15  # the 7H's index, at its first corner
+    read = [Sighting("7H", 1.0, tuple(map(tuple, corners)), tuple(map(tuple, index)))]
+    (found,) = colour_backs(image, read)
+    outline = np.array(found.outline)
+    for c in back.corners():  # every corner, the two beyond the edge too, within 0.15 card widths
+        assert np.linalg.norm(outline - c, axis=1).min() < 0.15 * back.width
+    assert outline[:, 0].max() > image.shape[1]
+    monkeypatch.setattr(colour_search, "_backs_the_edge_cuts", lambda *a: [])
+    assert colour_backs(image, read) == []  # the searches for whole backs do not see it
 
 
 def test_the_tables_lightness_is_measured_once_a_frame() -> None:

@@ -7,13 +7,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 
 from vision import Recognizer, SimulatedCamera
 from vision.finder import default_finder
-from vision.render import CARD_ASPECT
 from vision.sighting import BACK, Sighting
 from vision.simcam import Placement
 from vision.surface_backs import surface_backs
@@ -68,20 +66,6 @@ def test_a_face_on_card_surface_is_no_back(background: str) -> None:
     assert surface_backs(image, maps, [], MIN_WIDTH) == []
 
 
-def test_a_box_the_frame_cut_is_grown_across_the_edge_to_a_cards_shape() -> None:
-    from vision.surface_backs import _across_the_edge
-
-    # a card 200 wide lying upright with its left 60 px beyond the frame: 140 × 280 in view
-    box = np.array([[0.0, 100.0], [140.0, 100.0], [140.0, 380.0], [0.0, 380.0]])
-    (grown,) = _across_the_edge(box, (720, 1280, 3))
-    sides = sorted(np.linalg.norm(grown - np.roll(grown, 1, axis=0), axis=1))
-    assert sides[0] == pytest.approx(280.0 / CARD_ASPECT) and sides[-1] == pytest.approx(280.0)
-    assert grown[:, 0].min() == pytest.approx(140.0 - 280.0 / CARD_ASPECT)  # beyond the edge it lay on
-    assert grown[:, 0].max() == pytest.approx(140.0)  # the side inside the frame stays
-    card = np.array([[300.0, 100.0], [500.0, 100.0], [500.0, 380.0], [300.0, 380.0]])
-    assert _across_the_edge(card, (720, 1280, 3)) == []  # a card's shape already
-
-
 @pytest.mark.parametrize("seed", [480])
 def test_a_back_no_finder_outlined_in_a_rendered_scene_is_read(seed: int) -> None:
     # scenes of the training families (the generator's own seed): a back the finders, the back
@@ -105,29 +89,6 @@ def test_a_back_no_finder_outlined_in_a_rendered_scene_is_read(seed: int) -> Non
         assert min(np.linalg.norm(np.mean(np.array(s.outline), axis=0) - middle) for s in read) < 0.5 * float(
             np.linalg.norm(c.outline[1] - c.outline[0])
         )
-
-
-def test_a_card_cut_across_a_corner_gets_its_fourth_corner_beyond_the_edge() -> None:
-    from vision.surface_backs import _three_corners
-
-    # a card 200 px wide turned 20°, its fourth corner 56 px beyond the frame's left edge: in view a pentagon
-    a = np.radians(20.0)
-    across = 200.0 * np.array([np.cos(a), np.sin(a)])
-    down = 200.0 * CARD_ASPECT * np.array([-np.sin(a), np.cos(a)])
-    top = np.array([40.0, 100.0])
-    card = np.array([top, top + across, top + across + down, top + down])
-    assert card[3, 0] < -50.0
-    mask = np.zeros((720, 1280), np.uint8)
-    cv2.fillPoly(mask, [np.round(card).astype(np.int32).reshape(-1, 1, 2)], 1)
-    (contour,), _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    quad = _three_corners(contour, 1.0, mask.shape)
-    assert quad is not None
-    for corner in card:  # every corner, the one beyond the edge too, within 3 % of the card's width
-        assert np.linalg.norm(quad - corner, axis=1).min() < 0.03 * 200.0
-    whole = np.zeros_like(mask)
-    cv2.fillPoly(whole, [np.round(card + [200.0, 0.0]).astype(np.int32).reshape(-1, 1, 2)], 1)
-    (contour,), _ = cv2.findContours(whole, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    assert _three_corners(contour, 1.0, whole.shape) is None  # four corners in view: nothing to guess
 
 
 @pytest.mark.parametrize("background", ["felt", "light_wood", "white"])
