@@ -406,12 +406,11 @@ def _backs_the_edge_cuts(
     scale: float,
     known: list[Sighting],
 ) -> list[Sighting]:
-    """Backs the frame's edge cuts: a region (of ``regions``, those of the ``masks``, at ``scale`` of
-    ``image``) that
-    touches the frame's edge is no card-shaped quad, and the card it is part of lies partly beyond the
-    edge. Where it is a part of a card as wide as the cards ``known`` (``CUT``, ``CUT_SIZE``), the cards
-    ``vision.edge_cut`` guesses from it are judged by the card-side network as any back found by
-    colour alone (``APART_SURE``). Without a card read there is no width, and nothing is looked for."""
+    """Backs the frame's edge cuts. A region (of ``regions``, those of the ``masks``, at ``scale`` of
+    ``image``) that touches the frame's edge is no card-shaped quad: the card it is part of lies partly
+    beyond the edge. Where it is a part of a card as wide as the cards ``known`` (``CUT``, ``CUT_SIZE``),
+    the cards ``vision.edge_cut`` guesses from it are judged by the card-side network as any back found
+    by colour alone (``APART_SURE``). Without a card read there is no width, and nothing is looked for."""
     # a region within a pixel of the frame's edge has pixels in its two outer rows or columns
     cut = [
         r
