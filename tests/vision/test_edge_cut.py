@@ -18,7 +18,7 @@ def test_docstring_examples_run() -> None:
     assert result.attempted > 0 and result.failed == 0
 
 
-def test_a_box_the_frame_cut_is_grownacross_the_edge_to_a_cards_shape() -> None:
+def test_a_box_the_frame_cut_is_grown_across_the_edge_to_a_cards_shape() -> None:
     # a card 200 wide lying upright with its left 60 px beyond the frame: 140 × 280 in view
     box = np.array([[0.0, 100.0], [140.0, 100.0], [140.0, 380.0], [0.0, 380.0]])
     (grown,) = across_the_edge(box, (720, 1280, 3))
