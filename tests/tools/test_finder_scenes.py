@@ -157,3 +157,35 @@ def test_a_curled_card_bows_its_long_edges_and_keeps_its_corners() -> None:
     bent_l = corner_affine(b.outline, k, b.bow)[2]
     turn = np.degrees(np.arccos(np.dot(flat_l, bent_l) / np.linalg.norm(flat_l) / np.linalg.norm(bent_l)))
     assert turn > 1.0
+
+
+def test_held_out_back_art_changes_only_the_backs(tmp_path: Path) -> None:
+    # the benchmark's --back-art: the same scenes and labels, the backs of another design
+    plain, art = tmp_path / "plain", tmp_path / "art"
+    write_benchmark(plain, "held-out", 24, 5, (320, 240))
+    write_benchmark(art, "held-out", 24, 5, (320, 240), back_art=1.0)
+    for name in ("labels.json", "optional.json", "truth.json"):
+        assert (plain / name).read_text() == (art / name).read_text()
+    truth = json.loads((plain / "truth.json").read_text())
+    changed = same = 0
+    for name, scene in truth.items():
+        a = cv2.imread(str(plain / "images" / name)).astype(int)
+        b = cv2.imread(str(art / "images" / name)).astype(int)
+        differs = np.abs(a - b).max(axis=2) > 40
+        if any(c["code"] == "BK" and c["visible"] > 0.3 for c in scene["cards"]):
+            changed += differs.any()
+        elif not any(c["code"] == "BK" for c in scene["cards"]):  # the same but for JPEG rounding
+            same += 1
+            assert differs.mean() < 0.001
+    assert changed > 0 and same > 0
+
+
+def test_held_out_backs_are_patterned_cards_of_each_kind() -> None:
+    from held_out_backs import KINDS, held_out_back
+
+    rng = np.random.default_rng(2)
+    for kind in KINDS:
+        img = held_out_back(rng, (240, 240, 235), FACE_PX, kind)
+        assert img.shape == (int(round(FACE_PX * CARD_ASPECT)), FACE_PX, 3)
+        middle = img[img.shape[0] // 4 : -img.shape[0] // 4, FACE_PX // 4 : -FACE_PX // 4]
+        assert middle.reshape(-1, 3).std(axis=0).max() > 10

@@ -35,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from backgrounds import HELD_OUT_FAMILIES, LIGHT, TRAIN_FAMILIES, table_surface  # noqa: E402
+from held_out_backs import held_out_back  # noqa: E402
 
 from vision.render import CARD_ASPECT, HERSHEY_FONTS, CardStyle, render_card  # noqa: E402
 from vision.sighting import FACES  # noqa: E402
@@ -128,8 +129,17 @@ class Deck:
         self.seed = int(rng.integers(1 << 30))
         self.frame = rng.random() < 0.25  # some designs print a thin frame round the face
         self.cache: dict[str, np.ndarray] = {}
+        # a back of another design (``write_benchmark``'s ``back_art``) shown in place of the cached
+        # one, which is still drawn: the cache's size seeds the faces drawn after it
+        self.back_art: np.ndarray | None = None
 
     def face(self, code: str) -> np.ndarray:
+        if code == "BK" and self.back_art is not None:
+            self._drawn(code)
+            return self.back_art
+        return self._drawn(code)
+
+    def _drawn(self, code: str) -> np.ndarray:
         if code not in self.cache:
             img = render_card(code, FACE_PX, self.style, seed=self.seed + len(self.cache)).image.copy()
             if self.frame and code not in ("BK",):
@@ -746,13 +756,15 @@ def write_benchmark(
     four_colour: bool = False,
     mirror: float = 0.0,
     curl: float = 0.0,
+    back_art: float = 0.0,
 ) -> None:
     """A scene folder ``dealer vision eval`` reads (``labels.json``: the cards a reader must find;
     ``optional.json``: those it may, being too small or showing no index), plus ``truth.json``.
     ``four_colour``: every deck four-colour; ``mirror``: that share of the rows, hands and fans dealt
     the other way round (each card under the one before it); ``curl``: that share of the cards drawn
-    curled (``make_scene``). Either way the scenes are otherwise those of the same seed: their choices
-    come from a generator of their own."""
+    curled (``make_scene``); ``back_art``: that share of the decks given a back of a design no trainer
+    draws (``held_out_backs``). Each way the scenes are otherwise those of the same seed: their
+    choices come from a generator of their own."""
     rng = np.random.default_rng(seed)
     flip = (mirror, np.random.default_rng([seed, 1])) if mirror else None
     curled = (curl, np.random.default_rng([seed, 2])) if curl else None
@@ -762,6 +774,11 @@ def write_benchmark(
     optional: dict[str, list[str]] = {}  # in the picture, but too small or with no index in view
     truth: dict[str, object] = {}
     decks = [Deck(rng, four_colour) for _ in range(8)]
+    if back_art:
+        art = np.random.default_rng([seed, 3])
+        for deck in decks:
+            if art.random() < back_art:
+                deck.back_art = held_out_back(art, deck.style.paper, FACE_PX)
     for i in range(count):
         w, h = size if rng.random() < 0.7 else (size[1], size[0])
         scene = make_scene(
@@ -808,12 +825,18 @@ def main() -> None:
     ap.add_argument(
         "--curl", type=float, default=0.0, help="share of the cards drawn curled (bowed long edges)"
     )
+    ap.add_argument(
+        "--back-art", type=float, default=0.0,
+        help="share of the decks given a back of a design no trainer draws (held_out_backs.py)",
+    )
     a = ap.parse_args()
-    for name in ("mirror", "curl"):
+    for name in ("mirror", "curl", "back_art"):
         if not 0.0 <= getattr(a, name) <= 1.0:
-            ap.error(f"--{name} is a share from 0 to 1, got {getattr(a, name)}")
+            ap.error(f"--{name.replace('_', '-')} is a share from 0 to 1, got {getattr(a, name)}")
     w, h = (int(v) for v in a.size.split("x"))
-    write_benchmark(a.out, a.split, a.count, a.seed, (w, h), a.max_card, a.four_colour, a.mirror, a.curl)
+    write_benchmark(
+        a.out, a.split, a.count, a.seed, (w, h), a.max_card, a.four_colour, a.mirror, a.curl, a.back_art
+    )
 
 
 if __name__ == "__main__":

@@ -140,13 +140,101 @@ def ornate_back(rng: np.random.Generator, style, width: int = 240) -> np.ndarray
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
-def make_decks(rng: np.random.Generator, n: int) -> list:  # type: ignore[type-arg]
+ART_WORDS_FONTS = (0, 2, 3, 6, 7)  # Hershey plain, complex, triplex and the two scripts (no duplex)
+
+
+def art_back(rng: np.random.Generator, style, width: int = 240) -> np.ndarray:  # type: ignore[no-untyped-def]
+    """v4: a back of free art, so that "back" means a card-shaped print with no index rather than
+    the few patterns above: a smooth random texture in two or three colours (marble, camouflage),
+    scattered shapes in one or two inks, random capital letters across the card, or a sunburst or
+    rings; mostly turned-round symmetric, with or without a paper border. (``held_out_backs.py``'s
+    rosettes, emblems and tartans are never drawn here: they measure how far this carries.)"""
+    from vision.render import CARD_ASPECT
+
+    h = int(round(width * CARD_ASPECT))
+    for _ in range(8):  # no plain backs (what a felt's printed card box looks like): draw again
+        img = _art(rng, style, width, h)
+        if float(img[h // 8 : -h // 8, width // 8 : -width // 8].std(axis=(0, 1)).max()) > 20:
+            break
+    return img
+
+
+def _art(rng: np.random.Generator, style, width: int, h: int) -> np.ndarray:  # type: ignore[no-untyped-def]
+    import cv2
+
+    ground = rng.uniform(0, 255, 3)
+    inks = [np.clip(ground + rng.choice([-1, 1]) * rng.uniform(50, 200, 3), 0, 255) for _ in range(2)]
+    kind = str(rng.choice(["texture", "shapes", "letters", "burst"]))
+    if kind == "texture":
+        field = cv2.GaussianBlur(rng.normal(0, 1, (h, width)).astype(np.float32), (0, 0), rng.uniform(3, 30))
+        field = (field - field.mean()) / (field.std() + 1e-6)
+        cuts = np.sort(rng.normal(0, 0.7, int(rng.integers(1, 3))))
+        level = np.searchsorted(cuts, field)
+        palette = np.array([ground, *inks])[: len(cuts) + 1]
+        img = palette[level].astype(np.float32)
+        if rng.random() < 0.5:  # soft edges between the colours
+            img = cv2.GaussianBlur(img, (0, 0), 1.5)
+    else:
+        img = np.full((h, width, 3), ground, np.uint8)  # (OpenCV draws text on 8-bit images only)
+        if kind == "shapes":
+            for _ in range(int(rng.integers(5, 40))):
+                ink = inks[int(rng.integers(2))].tolist()
+                c = (int(rng.uniform(0, width)), int(rng.uniform(0, h)))
+                r = int(rng.uniform(0.03, 0.25) * width)
+                fill = -1 if rng.random() < 0.5 else int(rng.integers(1, 5))
+                pick = rng.random()
+                if pick < 0.4:
+                    cv2.circle(img, c, r, ink, fill, cv2.LINE_AA)
+                elif pick < 0.7:
+                    cv2.rectangle(img, (c[0] - r, c[1] - r), (c[0] + r, c[1] + r), ink, fill)
+                else:
+                    n = int(rng.integers(3, 8))
+                    a = rng.uniform(0, 2 * np.pi) + np.linspace(0, 2 * np.pi, n, endpoint=False)
+                    pts = np.stack([c[0] + r * np.cos(a), c[1] + r * np.sin(a)], axis=1).astype(np.int32)
+                    if fill < 0:
+                        cv2.fillPoly(img, [pts], ink, cv2.LINE_AA)
+                    else:
+                        cv2.polylines(img, [pts], True, ink, fill, cv2.LINE_AA)
+        elif kind == "letters":
+            font = int(ART_WORDS_FONTS[int(rng.integers(len(ART_WORDS_FONTS)))])
+            for _ in range(int(rng.integers(1, 4))):
+                word = "".join(chr(65 + int(k)) for k in rng.integers(0, 26, int(rng.integers(2, 8))))
+                (tw, th), _ = cv2.getTextSize(word, font, 1.0, 2)
+                scale = rng.uniform(0.4, 0.9) * width / tw
+                org = (int(rng.uniform(0, 0.3) * width), int(rng.uniform(0.2, 0.9) * h))
+                cv2.putText(img, word, org, font, scale, inks[int(rng.integers(2))].tolist(),
+                            max(1, int(rng.uniform(0.005, 0.03) * width)), cv2.LINE_AA)
+        else:  # a sunburst of wedges, or rings, round the middle
+            yy, xx = np.mgrid[0:h, 0:width]
+            dx, dy = xx - width / 2, yy - h / 2
+            if rng.random() < 0.5:
+                on = (np.arctan2(dy, dx) * int(rng.integers(6, 30)) / np.pi) % 2 < 1
+            else:
+                on = (np.hypot(dx, dy) / rng.uniform(0.02, 0.12) / width) % 2 < 1
+            img[on] = inks[0]
+        img = img.astype(np.float32)
+    if rng.random() < 0.7:  # printed turned-round symmetric, as most backs are: the top half turned
+        img[h - h // 2 :] = img[: h // 2][::-1, ::-1]
+    if rng.random() < 0.6:
+        b = int(rng.uniform(0.03, 0.09) * width)
+        paper = np.array(style.paper, np.float32)
+        img[:b], img[-b:], img[:, :b], img[:, -b:] = paper, paper, paper, paper
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def make_decks(  # type: ignore[type-arg]
+    rng: np.random.Generator, n: int, art: tuple[float, np.random.Generator] | None = None
+) -> list:
+    """``n`` decks, 45 % with ``other_back``; with ``art`` = (share, generator of its own), v4, that
+    share of them with ``art_back`` instead (every draw of ``rng`` as without it)."""
     from scenes import Deck
 
     decks = [Deck(rng) for _ in range(n)]
     for d in decks:
         if rng.random() < 0.45:
             d.cache["BK"] = other_back(np.random.default_rng(d.seed), d.style)
+        if art is not None and art[1].random() < art[0]:
+            d.back_art = art_back(art[1], d.style)
     return decks
 
 
@@ -503,18 +591,19 @@ def outline_samples(rng: np.random.Generator, scene, cards):  # type: ignore[no-
 
 
 def generate(out: Path, shards: int, per_shard: int, seed: int, first: int = 0, families=None,  # type: ignore[no-untyped-def]
-             hole_cards: bool = False) -> None:
+             hole_cards: bool = False, art_backs: float = 0.0) -> None:
     out.mkdir(parents=True, exist_ok=True)
     for k in range(first, first + shards):
         if not (out / f"shard_{k:03d}.npz").exists():
-            _shard(out, k, per_shard, _scene_seed(seed, k), families, hole_cards)
+            _shard(out, k, per_shard, _scene_seed(seed, k), families, hole_cards, art_backs)
 
 
 def _shard(out: Path, k: int, per_shard: int, scene_seed: int, families=None,  # type: ignore[no-untyped-def]
-           hole_cards: bool = False) -> None:
+           hole_cards: bool = False, art_backs: float = 0.0) -> None:
     """One shard: ``per_shard`` scenes (a quarter 320×240, half 640×480, a quarter 1280×960, some
     portrait), the patch of every sample quad cut exactly as at run time (``card_side.sample``); with
-    ``hole_cards``, v3's samples too (the hole-card network, ``card_side_hole.onnx``)."""
+    ``hole_cards``, v3's samples too (the hole-card network, ``card_side_hole.onnx``); with
+    ``art_backs``, v4, that share of the decks gets an ``art_back`` (from a fourth generator)."""
     import cv2
     from backgrounds import TRAIN_FAMILIES
 
@@ -524,7 +613,8 @@ def _shard(out: Path, k: int, per_shard: int, scene_seed: int, families=None,  #
     extra = np.random.default_rng([scene_seed, 1])  # the added negatives: the other samples unchanged
     # v3's covered cards and hole-card scenes: a third generator, so v1's and v2's samples are unchanged
     holes = np.random.default_rng([scene_seed, 2])
-    decks = make_decks(rng, 6)
+    art = (art_backs, np.random.default_rng([scene_seed, 3])) if art_backs else None
+    decks = make_decks(rng, 6, art)
     patches, labels, meta = [], [], []
 
     def add(image: np.ndarray, samples) -> None:  # type: ignore[no-untyped-def]
@@ -793,10 +883,16 @@ def main() -> None:
     dark_only = "--exposure-dark-only" in sys.argv
     if dark_only:
         sys.argv.remove("--exposure-dark-only")
+    # ``--art-backs SHARE``: v4, that share of the decks printed with ``art_back``'s free art
+    art_backs = 0.0
+    if "--art-backs" in sys.argv:
+        at = sys.argv.index("--art-backs")
+        art_backs = float(sys.argv[at + 1])
+        del sys.argv[at : at + 2]
     patch_net_main(
         __doc__, "card_side_hole" if hole_cards else "card_side", 50,
         shards=24, steps=5000, val_shards=[0, 12], minutes=14.0,
-        generate=partial(generate, hole_cards=hole_cards),
+        generate=partial(generate, hole_cards=hole_cards, art_backs=art_backs),
         train=partial(train, exposure=exposure, dark_only=dark_only), export=export,
         measure=partial(measure, hole_cards=hole_cards),
     )
