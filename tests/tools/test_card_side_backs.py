@@ -6,7 +6,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import cv2
 import numpy as np
+import pytest
 
 TOOLS = Path(__file__).resolve().parents[2] / "tools" / "vision"
 sys.path.insert(0, str(TOOLS))
@@ -40,3 +42,27 @@ def test_art_backs_go_to_a_share_of_the_decks_and_change_nothing_else() -> None:
             assert b.face("BK") is b.back_art
         else:
             assert np.array_equal(a.face("BK"), b.face("BK"))
+
+
+def test_quads_inside_a_faces_middle_are_taught_as_that_face() -> None:
+    import scenes
+    from backgrounds import TRAIN_FAMILIES
+    from train_card_side import FACE, inset_faces, shares
+
+    rng = np.random.default_rng(4)
+    decks = make_decks(rng, 2)
+    found = 0
+    for _ in range(6):
+        scene = scenes.make_scene(rng, (640, 480), TRAIN_FAMILIES, decks, max_cards=6, min_card=60)
+        cards = [c for c in scene.cards if np.linalg.norm(c.outline[1] - c.outline[0]) >= 16]
+        for quad, label, width, kind in inset_faces(rng, scene, cards):
+            assert label == FACE and kind == 9
+            owner = max(cards, key=lambda c: shares(scene.labels, quad)[0][c.ident])
+            assert owner.code not in ("BK", "JK")
+            # mostly on that face, and well inside it: at most about two thirds of its area
+            assert shares(scene.labels, quad)[0][owner.ident] >= 0.7
+            area = cv2.contourArea(quad.astype(np.float32))
+            assert area < 0.75 * cv2.contourArea(owner.outline.astype(np.float32))
+            assert width == pytest.approx(np.linalg.norm(owner.outline[1] - owner.outline[0]))
+            found += 1
+    assert found > 0

@@ -14,7 +14,8 @@ noise and JPEG; sometimes drawn large and downscaled. Card widths run from 8 px 
 frame's short side. ``--mirror 0.5`` deals half the rows, hands and fans the other way round (each
 card under the one before it, so that a card below shows its right-hand corners), the scenes
 otherwise those of the same seed; ``--curl 0.5`` draws half the cards curled (their long edges bowed
-2–6 % of a card width at the middle, as a curled card seen at an angle shows them), likewise.
+2–6 % of a card width at the middle, as a curled card seen at an angle shows them), likewise;
+``--back-art 1.0`` prints every deck's back with a design no trainer draws (``held_out_backs.py``).
 
 Splits: ``train`` draws from the training families and one seed range; ``held-out`` from
 ``backgrounds.HELD_OUT_FAMILIES`` only, with seeds training never uses (the caller's ``--seed``).

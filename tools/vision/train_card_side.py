@@ -23,6 +23,10 @@ quads fitted to what a finder mistakes for a card (``outline_samples``): each oc
 a hand) or a card-shaped part of it, slivers along card and occluder edges, a patterned cloth's
 squares and a felt's printed boxes; and ``back`` quads fitted to part of a back (``inset_backs``).
 
+v4 (``--art-backs SHARE``, session 58, not shipped) gives that share of the decks a back of free art
+(``art_back``) from a fourth generator and teaches quads inside a face's middle as ``face``
+(``inset_faces``); ``tools/vision/held_out_backs.py``'s designs, never drawn here, measure it.
+
 v3 adds, from a third generator (every earlier sample unchanged), the whole outline of a card other
 cards lie over (``covered_cards``): a hole card with its up card dealt over it is still a back when a
 quarter of it is in view; and to each shard a dozen scenes of two-card hands dealt from a pool heavy
@@ -490,6 +494,27 @@ def inset_backs(rng: np.random.Generator, scene, cards, reps: int = 2):  # type:
     return out
 
 
+def inset_faces(rng: np.random.Generator, scene, cards):  # type: ignore[no-untyped-def]
+    """v4: ``face`` quads fitted inside a face, round its middle (a court card's picture in its frame,
+    a pip card's pips), as a finder may fit one: scaled 0.45–0.8, shifted up to a tenth of the width,
+    mostly on that face (kind 9). A back of free art (``art_back``) and a court card's picture are
+    both colourful print with no index in the quad; the picture belongs to a face."""
+    out = []
+    for c in cards:
+        if c.code in ("BK", "JK") or c.visible < 0.5:
+            continue
+        cw = float(np.linalg.norm(c.outline[1] - c.outline[0]))
+        centre = c.outline.mean(axis=0)
+        for _ in range(2 if c.code[0] in "JQK" else 1):
+            q = (c.outline - centre) * rng.uniform(0.45, 0.8) + centre
+            q = q + np.clip(rng.normal(0, 0.05 * cw, 2), -0.1 * cw, 0.1 * cw)
+            q = q + np.clip(rng.laplace(0, 0.03 * cw, (4, 2)), -0.08 * cw, 0.08 * cw)
+            sh, _ = shares(scene.labels, q)
+            if c.ident < len(sh) and sh[c.ident] >= 0.7:
+                out.append((np.roll(q, -int(rng.integers(4)), axis=0), FACE, cw, 9))
+    return out
+
+
 def covered_cards(rng: np.random.Generator, scene, cards, reps: int = 3):  # type: ignore[no-untyped-def]
     """Cards another card lies over, through quads round their whole outline (as
     ``vision.colour_backs`` grows a hole card's print in view to a card): a back ``COVERED_BACK`` in
@@ -628,6 +653,8 @@ def _shard(out: Path, k: int, per_shard: int, scene_seed: int, families=None,  #
         scene = scene_with_backs(rng, size, fams, decks, min_card)
         cards = [c for c in scene.cards if np.linalg.norm(c.outline[1] - c.outline[0]) >= 16]
         added = outline_samples(extra, scene, cards) + inset_backs(extra, scene, cards)
+        if art is not None:
+            added += inset_faces(art[1], scene, cards)
         if hole_cards:
             added += covered_cards(holes, scene, cards) + beside_faces(holes, scene, cards)
         add(scene.image, scene_samples(rng, scene) + added)
