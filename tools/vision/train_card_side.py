@@ -482,16 +482,25 @@ def inset_backs(rng: np.random.Generator, scene, cards, reps: int = 2):  # type:
     for c in cards:
         if c.code != "BK" or c.visible < 0.5:
             continue
-        cw = float(np.linalg.norm(c.outline[1] - c.outline[0]))
-        centre = c.outline.mean(axis=0)
         for _ in range(reps):
-            q = (c.outline - centre) * rng.uniform(0.5, 0.85) + centre
-            q = q + np.clip(rng.normal(0, 0.1 * cw, 2), -0.2 * cw, 0.2 * cw)
-            q = q + np.clip(rng.laplace(0, 0.03 * cw, (4, 2)), -0.08 * cw, 0.08 * cw)
-            sh, _ = shares(scene.labels, q)
-            if c.ident < len(sh) and sh[c.ident] >= 0.7:
-                out.append((np.roll(q, -int(rng.integers(4)), axis=0), BACK, cw, 0))
+            out += _inset(rng, scene, c, (0.5, 0.85), 0.1, BACK, 0)
     return out
+
+
+def _inset(rng: np.random.Generator, scene, c, scale: tuple[float, float], shift: float, side: int,  # type: ignore[no-untyped-def]
+           kind: int) -> list:  # type: ignore[type-arg]
+    """One quad inside card ``c``: its outline scaled by ``scale`` about its middle, shifted by about
+    ``shift`` card widths (at most twice that), each corner moved a little; kept, as ``side``, when
+    at least 70 % of it lies on that card."""
+    cw = float(np.linalg.norm(c.outline[1] - c.outline[0]))
+    centre = c.outline.mean(axis=0)
+    q = (c.outline - centre) * rng.uniform(*scale) + centre
+    q = q + np.clip(rng.normal(0, shift * cw, 2), -2 * shift * cw, 2 * shift * cw)
+    q = q + np.clip(rng.laplace(0, 0.03 * cw, (4, 2)), -0.08 * cw, 0.08 * cw)
+    sh, _ = shares(scene.labels, q)
+    if c.ident < len(sh) and sh[c.ident] >= 0.7:
+        return [(np.roll(q, -int(rng.integers(4)), axis=0), side, cw, kind)]
+    return []
 
 
 def inset_faces(rng: np.random.Generator, scene, cards):  # type: ignore[no-untyped-def]
@@ -503,15 +512,8 @@ def inset_faces(rng: np.random.Generator, scene, cards):  # type: ignore[no-unty
     for c in cards:
         if c.code in ("BK", "JK") or c.visible < 0.5:
             continue
-        cw = float(np.linalg.norm(c.outline[1] - c.outline[0]))
-        centre = c.outline.mean(axis=0)
         for _ in range(2 if c.code[0] in "JQK" else 1):
-            q = (c.outline - centre) * rng.uniform(0.45, 0.8) + centre
-            q = q + np.clip(rng.normal(0, 0.05 * cw, 2), -0.1 * cw, 0.1 * cw)
-            q = q + np.clip(rng.laplace(0, 0.03 * cw, (4, 2)), -0.08 * cw, 0.08 * cw)
-            sh, _ = shares(scene.labels, q)
-            if c.ident < len(sh) and sh[c.ident] >= 0.7:
-                out.append((np.roll(q, -int(rng.integers(4)), axis=0), FACE, cw, 9))
+            out += _inset(rng, scene, c, (0.45, 0.8), 0.05, FACE, 9)
     return out
 
 
