@@ -34,17 +34,11 @@ def held_out_back(
     """A back of one of ``KINDS`` (chosen by ``rng`` unless given), ``width`` px wide, BGR uint8."""
     from vision.render import CARD_ASPECT
 
-    h = int(round(width * CARD_ASPECT))
     kind = kind or str(rng.choice(KINDS))
-    if kind == "rosette":
-        img = _rosette(rng, paper, width, h)
-    elif kind == "emblem":
-        img = _emblem(rng, paper, width, h)
-    elif kind == "tartan":
-        img = _tartan(rng, paper, width, h)
-    else:
+    drawers = {"rosette": _rosette, "emblem": _emblem, "tartan": _tartan}
+    if kind not in drawers:
         raise ValueError(f"back kind must be one of {', '.join(KINDS)}, got {kind!r}")
-    return img
+    return drawers[kind](rng, paper, width, int(round(width * CARD_ASPECT)))
 
 
 def _ink(rng: np.random.Generator) -> np.ndarray:
@@ -109,8 +103,7 @@ def _emblem(rng: np.random.Generator, paper: tuple[int, int, int], w: int, h: in
         )
         cv2.polylines(img, [diamond], True, mark, int(rng.integers(2, 8)), cv2.LINE_AA)
     word = str(rng.choice(WORDS))
-    scale = 1.0
-    (tw, th), _ = cv2.getTextSize(word, cv2.FONT_HERSHEY_DUPLEX, scale, 2)
+    (tw, _), _ = cv2.getTextSize(word, cv2.FONT_HERSHEY_DUPLEX, 1.0, 2)
     scale = 0.7 * w / tw
     (tw, th), _ = cv2.getTextSize(word, cv2.FONT_HERSHEY_DUPLEX, scale, 2)
     cv2.putText(
