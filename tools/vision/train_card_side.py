@@ -54,7 +54,13 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from torch_tools import EXPOSURE_GAIN, EXPOSURE_OFFSET, light_blur_noise, patch_net_main  # noqa: E402
+from torch_tools import (  # noqa: E402
+    EXPOSURE_GAIN,
+    EXPOSURE_OFFSET,
+    light_blur_noise,
+    load_onnx_initializers,
+    patch_net_main,
+)
 
 from vision.card_side import MARGIN, SIDES, H, W, prepare, sample  # noqa: E402
 
@@ -761,11 +767,15 @@ def augment(
     return out
 
 
-def build_net():  # type: ignore[no-untyped-def]
+def build_net(folded: bool = False):  # type: ignore[no-untyped-def]
+    """The card-side network; ``folded``: each BatchNorm folded into the convolution before it (a
+    bias of its own), as the exported file holds it, to fine-tune that file's weights."""
     import torch
     from torch import nn
 
     def cbr(cin: int, cout: int) -> nn.Sequential:
+        if folded:
+            return nn.Sequential(nn.Conv2d(cin, cout, 3, 1, 1), nn.ReLU())
         return nn.Sequential(nn.Conv2d(cin, cout, 3, 1, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU())
 
     class Side(nn.Module):
@@ -783,6 +793,17 @@ def build_net():  # type: ignore[no-untyped-def]
             return self.fc(torch.flatten(self.body(x), 1))
 
     return Side()
+
+
+def exported_net(path: Path):  # type: ignore[no-untyped-def]
+    """A folded :func:`build_net` holding the weights of the exported network at ``path``."""
+    net = build_net(folded=True)
+    load_onnx_initializers(path, ("Conv", "Gemm"), list(net.parameters()))
+    return net
+
+
+def _is_folded(state) -> bool:  # type: ignore[no-untyped-def]
+    return not any(k.endswith("running_mean") for k in state)
 
 
 def predict(net, x: np.ndarray) -> np.ndarray:  # type: ignore[no-untyped-def]
@@ -834,7 +855,13 @@ def report(p: np.ndarray, y: np.ndarray, meta: np.ndarray) -> dict[str, object]:
 
 
 def train(dirs: list[Path], weights: Path, steps: int, seed: int, minutes: float, bs: int, lr: float,
-          val_shards: list[int], exposure: float = 0.0, dark_only: bool = False) -> None:
+          val_shards: list[int], exposure: float = 0.0, dark_only: bool = False,
+          init: Path | None = None, keep: float = 0.0, keep_sure: float = 0.0) -> None:
+    """Train the network on the shards in ``dirs``. With ``init`` (an exported network) fine-tune it;
+    with ``keep`` > 0 also hold its logits where it is right already and at least ``keep_sure`` sure
+    (weight ``keep`` on their mean squared difference), so that it learns what it got wrong without
+    moving what it got right, the far tail of its back probability included (the recogniser's 0.999
+    bars)."""
     import torch
     from torch_tools import out_of_time, seeded
 
@@ -843,7 +870,9 @@ def train(dirs: list[Path], weights: Path, steps: int, seed: int, minutes: float
     vx, vy, vm = load(dirs, shards=val_shards)
     per_side = np.bincount(y, minlength=3).tolist()
     print(f"{len(y)} training patches {per_side}, {len(vy)} validation", flush=True)
-    net = build_net()
+    # fine-tune: start from an exported network's weights (its BatchNorms folded, so none to train)
+    net = build_net() if init is None else exported_net(init)
+    teacher = exported_net(init).eval() if init is not None and keep > 0 else None
     print(f"{sum(p.numel() for p in net.parameters())} weights", flush=True)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.05)
@@ -855,7 +884,15 @@ def train(dirs: list[Path], weights: Path, steps: int, seed: int, minutes: float
     for step in range(steps):
         idx = rng.choice(len(y), bs, p=pick)
         xb = torch.from_numpy(prepare(augment(rng, x[idx], meta[idx, 1], exposure, dark_only)))
-        loss = loss_fn(net(xb), torch.from_numpy(y[idx]))
+        yb = torch.from_numpy(y[idx])
+        out = net(xb)
+        loss = loss_fn(out, yb)
+        if teacher is not None:
+            with torch.no_grad():
+                was = teacher(xb)
+            sure = torch.softmax(was, 1).gather(1, yb[:, None])[:, 0] >= keep_sure
+            right = ((was.argmax(1) == yb) & sure).float()[:, None]
+            loss = loss + keep * (right * (out - was) ** 2).mean()
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -878,8 +915,9 @@ def measure(dirs: list[Path], weights: Path, val_shards: list[int], seed: int, s
     from backgrounds import HELD_OUT_FAMILIES
 
     torch.set_num_threads(1)
-    net = build_net()
-    net.load_state_dict(torch.load(weights))
+    state = torch.load(weights)
+    net = build_net(folded=_is_folded(state))
+    net.load_state_dict(state)
     vx, vy, vm = load(dirs, shards=val_shards)
     print("validation (training families, own seeds):", json.dumps(report(predict(net, vx), vy, vm)),
           flush=True)
@@ -892,9 +930,20 @@ def measure(dirs: list[Path], weights: Path, val_shards: list[int], seed: int, s
 
 
 def export(weights: Path, out: Path) -> None:
+    import torch
     from torch_tools import export_weights
 
-    export_weights(build_net(), weights, (1, 3, H, W), out)
+    export_weights(build_net(folded=_is_folded(torch.load(weights))), weights, (1, 3, H, W), out)
+
+
+def _take(flag: str, default: float | None) -> float | None:
+    """The value after ``flag`` on the command line (taken off it), or ``default``."""
+    if flag not in sys.argv:
+        return default
+    at = sys.argv.index(flag)
+    value = float(sys.argv[at + 1])
+    del sys.argv[at : at + 2]
+    return value
 
 
 def main() -> None:
@@ -904,26 +953,30 @@ def main() -> None:
         sys.argv.remove("--hole-cards")
     # ``--exposure SHARE``: that share of the training patches over-exposed (``augment``); with
     # ``--exposure-dark-only``, only those on a dark table
-    exposure = 0.0
-    if "--exposure" in sys.argv:
-        at = sys.argv.index("--exposure")
-        exposure = float(sys.argv[at + 1])
-        del sys.argv[at : at + 2]
+    exposure = _take("--exposure", 0.0)
     dark_only = "--exposure-dark-only" in sys.argv
     if dark_only:
         sys.argv.remove("--exposure-dark-only")
     # ``--art-backs SHARE``: v4, that share of the decks printed with ``art_back``'s free art
-    art_backs = 0.0
-    if "--art-backs" in sys.argv:
-        at = sys.argv.index("--art-backs")
-        art_backs = float(sys.argv[at + 1])
+    art_backs = _take("--art-backs", 0.0)
+    # ``--init FILE.onnx``: train from an exported card-side network's weights instead of fresh ones
+    init = None
+    if "--init" in sys.argv:
+        at = sys.argv.index("--init")
+        init = Path(sys.argv[at + 1])
         del sys.argv[at : at + 2]
+    # ``--keep WEIGHT`` (with ``--init``): hold the first network's logits where it was right;
+    # ``--keep-sure P``: only where it gave the right side at least that surely
+    keep = _take("--keep", 0.0)
+    keep_sure = _take("--keep-sure", 0.0)
     patch_net_main(
         __doc__, "card_side_hole" if hole_cards else "card_side", 50,
         shards=24, steps=5000, val_shards=[0, 12], minutes=14.0,
         generate=partial(generate, hole_cards=hole_cards, art_backs=art_backs),
-        train=partial(train, exposure=exposure, dark_only=dark_only), export=export,
-        measure=partial(measure, hole_cards=hole_cards),
+        train=partial(
+            train, exposure=exposure, dark_only=dark_only, init=init, keep=keep, keep_sure=keep_sure
+        ),
+        export=export, measure=partial(measure, hole_cards=hole_cards),
     )
 
 
