@@ -856,12 +856,13 @@ def report(p: np.ndarray, y: np.ndarray, meta: np.ndarray) -> dict[str, object]:
 
 def train(dirs: list[Path], weights: Path, steps: int, seed: int, minutes: float, bs: int, lr: float,
           val_shards: list[int], exposure: float = 0.0, dark_only: bool = False,
-          init: Path | None = None, keep: float = 0.0, keep_sure: float = 0.0) -> None:
-    """Train the network on the shards in ``dirs``. With ``init`` (an exported network) fine-tune it;
-    with ``keep`` > 0 also hold its logits where it is right already and at least ``keep_sure`` sure
-    (weight ``keep`` on their mean squared difference), so that it learns what it got wrong without
-    moving what it got right, the far tail of its back probability included (the recogniser's 0.999
-    bars)."""
+          init: Path | None = None, keep: float = 0.0, keep_sure: float = 0.0,
+          teacher: Path | None = None) -> None:
+    """Train the network on the shards in ``dirs``. With ``init`` (an exported network) fine-tune it.
+    With ``keep`` > 0, also hold the logits of ``teacher`` (an exported network; ``init`` if not given)
+    where it is right and at least ``keep_sure`` sure (weight ``keep`` on their mean squared
+    difference), so that the new network learns what the old got wrong without moving what it got
+    right, the far tail of its back probability included (the recogniser's 0.999 bars)."""
     import torch
     from torch_tools import out_of_time, seeded
 
@@ -872,7 +873,8 @@ def train(dirs: list[Path], weights: Path, steps: int, seed: int, minutes: float
     print(f"{len(y)} training patches {per_side}, {len(vy)} validation", flush=True)
     # fine-tune: start from an exported network's weights (its BatchNorms folded, so none to train)
     net = build_net() if init is None else exported_net(init)
-    teacher = exported_net(init).eval() if init is not None and keep > 0 else None
+    teacher = teacher or init
+    held = exported_net(teacher).eval() if teacher is not None and keep > 0 else None
     print(f"{sum(p.numel() for p in net.parameters())} weights", flush=True)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.05)
@@ -887,9 +889,9 @@ def train(dirs: list[Path], weights: Path, steps: int, seed: int, minutes: float
         yb = torch.from_numpy(y[idx])
         out = net(xb)
         loss = loss_fn(out, yb)
-        if teacher is not None:
+        if held is not None:
             with torch.no_grad():
-                was = teacher(xb)
+                was = held(xb)
             sure = torch.softmax(was, 1).gather(1, yb[:, None])[:, 0] >= keep_sure
             right = ((was.argmax(1) == yb) & sure).float()[:, None]
             loss = loss + keep * (right * (out - was) ** 2).mean()
@@ -946,6 +948,16 @@ def _take(flag: str, default: float | None) -> float | None:
     return value
 
 
+def _take_path(flag: str) -> Path | None:
+    """The path after ``flag`` on the command line (taken off it), or None."""
+    if flag not in sys.argv:
+        return None
+    at = sys.argv.index(flag)
+    path = Path(sys.argv[at + 1])
+    del sys.argv[at : at + 2]
+    return path
+
+
 def main() -> None:
     # ``--hole-cards``: v3, with its own data, weights and network file (``card_side_hole``)
     hole_cards = "--hole-cards" in sys.argv
@@ -960,13 +972,10 @@ def main() -> None:
     # ``--art-backs SHARE``: v4, that share of the decks printed with ``art_back``'s free art
     art_backs = _take("--art-backs", 0.0)
     # ``--init FILE.onnx``: train from an exported card-side network's weights instead of fresh ones
-    init = None
-    if "--init" in sys.argv:
-        at = sys.argv.index("--init")
-        init = Path(sys.argv[at + 1])
-        del sys.argv[at : at + 2]
-    # ``--keep WEIGHT`` (with ``--init``): hold the first network's logits where it was right;
-    # ``--keep-sure P``: only where it gave the right side at least that surely
+    init = _take_path("--init")
+    # ``--keep WEIGHT``: hold the logits of ``--teacher FILE.onnx`` (or of ``--init``) where it was
+    # right; ``--keep-sure P``: only where it gave the right side at least that surely
+    teacher = _take_path("--teacher")
     keep = _take("--keep", 0.0)
     keep_sure = _take("--keep-sure", 0.0)
     patch_net_main(
@@ -974,7 +983,8 @@ def main() -> None:
         shards=24, steps=5000, val_shards=[0, 12], minutes=14.0,
         generate=partial(generate, hole_cards=hole_cards, art_backs=art_backs),
         train=partial(
-            train, exposure=exposure, dark_only=dark_only, init=init, keep=keep, keep_sure=keep_sure
+            train, exposure=exposure, dark_only=dark_only, init=init, keep=keep, keep_sure=keep_sure,
+            teacher=teacher,
         ),
         export=export, measure=partial(measure, hole_cards=hole_cards),
     )
