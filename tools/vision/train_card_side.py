@@ -47,8 +47,10 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
@@ -938,24 +940,17 @@ def export(weights: Path, out: Path) -> None:
     export_weights(build_net(folded=_is_folded(torch.load(weights))), weights, (1, 3, H, W), out)
 
 
-def _take(flag: str, default: float | None) -> float | None:
-    """The value after ``flag`` on the command line (taken off it), or ``default``."""
+T = TypeVar("T")
+
+
+def _take(flag: str, convert: Callable[[str], T], default: T) -> T:
+    """The value after ``flag`` on the command line, ``convert``-ed (and taken off it), or ``default``."""
     if flag not in sys.argv:
         return default
     at = sys.argv.index(flag)
-    value = float(sys.argv[at + 1])
+    value = convert(sys.argv[at + 1])
     del sys.argv[at : at + 2]
     return value
-
-
-def _take_path(flag: str) -> Path | None:
-    """The path after ``flag`` on the command line (taken off it), or None."""
-    if flag not in sys.argv:
-        return None
-    at = sys.argv.index(flag)
-    path = Path(sys.argv[at + 1])
-    del sys.argv[at : at + 2]
-    return path
 
 
 def main() -> None:
@@ -965,19 +960,19 @@ def main() -> None:
         sys.argv.remove("--hole-cards")
     # ``--exposure SHARE``: that share of the training patches over-exposed (``augment``); with
     # ``--exposure-dark-only``, only those on a dark table
-    exposure = _take("--exposure", 0.0)
+    exposure = _take("--exposure", float, 0.0)
     dark_only = "--exposure-dark-only" in sys.argv
     if dark_only:
         sys.argv.remove("--exposure-dark-only")
     # ``--art-backs SHARE``: v4, that share of the decks printed with ``art_back``'s free art
-    art_backs = _take("--art-backs", 0.0)
+    art_backs = _take("--art-backs", float, 0.0)
     # ``--init FILE.onnx``: train from an exported card-side network's weights instead of fresh ones
-    init = _take_path("--init")
+    init: Path | None = _take("--init", Path, None)
     # ``--keep WEIGHT``: hold the logits of ``--teacher FILE.onnx`` (or of ``--init``) where it was
     # right; ``--keep-sure P``: only where it gave the right side at least that surely
-    teacher = _take_path("--teacher")
-    keep = _take("--keep", 0.0)
-    keep_sure = _take("--keep-sure", 0.0)
+    teacher: Path | None = _take("--teacher", Path, None)
+    keep = _take("--keep", float, 0.0)
+    keep_sure = _take("--keep-sure", float, 0.0)
     patch_net_main(
         __doc__, "card_side_hole" if hole_cards else "card_side", 50,
         shards=24, steps=5000, val_shards=[0, 12], minutes=14.0,
