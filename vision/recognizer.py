@@ -542,8 +542,6 @@ class Recognizer:
             sightings += surface_backs(view, maps, sightings, min_width)
         if self.ring_search and maps is not None:
             sightings += ringed_backs(view, maps, sightings)
-        if any(s.card == JOKER for s in sightings):  # the backs found since: a joker's letters on one?
-            sightings = _no_joker_on_a_back(view, sightings)
         return sightings
 
     def _one_each(self, view: np.ndarray, sightings: list[Sighting]) -> list[Sighting]:
