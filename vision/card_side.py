@@ -24,7 +24,8 @@ from vision.onnx_nets import OnnxNet, check_bgr, load_checked
 W, H = 32, 44  # patch size, pixels: a card's shape (width × 1.4) with its margin
 MARGIN = 0.08  # of the card's width, round the quad on every side: the context just outside it
 SIDES = ("back", "face", "none")
-BACK_THRESHOLD = 0.7  # chosen on the training-family benchmarks (CARD_SIDE.md, v2), never on photos
+# chosen on the training-family benchmarks for v2 and kept for v6 (CARD_SIDE.md), never on photos
+BACK_THRESHOLD = 0.7
 TRACED_BACK = "no index; the card-side network sees a back"  # a whole card's outline, read as a back
 
 

@@ -45,10 +45,13 @@ WORK = 640  # px on the long side: the size the regions are looked for at
 SMALL_CARDS = 25.0
 LEVELS = (10.0, 16.0, 25.0, 40.0)  # colour differences (CIE Lab ΔE) from the table cut at
 FILL = 0.85  # of the quadrilateral a region must fill to be card-shaped
-# the card-side network must be surer of a region found by colour alone than of a finder's quad:
-# on training-family scenes every such region it took for a back at 0.95-0.998 was the table's print
-# or a shadow's edge, every back at 0.9999 or more
-APART_SURE = 0.999
+# the card-side network must be surer of a region found by colour alone than of a finder's quad. With
+# card-side v2 it was 0.999: on training-family scenes every such region v2 took for a back at 0.95-0.998
+# was the table's print or a shadow's edge, every back at 0.9999 or more. v6 also learned back designs no
+# trainer draws, but is less sure of them: at 0.99 it finds 20 and 12 more of them on two fresh held-out
+# sets (seeds 7870, 7880) than v2 at 0.999, with 2 and 1 more false backs (chosen on seed 7850;
+# ``vision/models/CARD_SIDE.md``, session 60)
+APART_SURE = 0.99
 # a corner seen at most this far from square (degrees): a card tilted 60° from the camera at a
 # yaw of 45° shows corners of 53° and 127°
 SQUARE = 40.0
@@ -343,6 +346,7 @@ def _whole_backs(
     indices: list[tuple[float, float]] | None = None
     found: list[np.ndarray] = []
     min_side = floor * scale
+    mask_h, mask_w = round(h * scale), round(w * scale)
     least = GROWS * narrowest * scale  # the shortest side of a quad passed below
     # such a quad, its corners within SQUARE of square, covers at least least² · cos(SQUARE) (the
     # triangles at two opposite corners), and its region FILL of that: a smaller region cannot pass
@@ -353,6 +357,8 @@ def _whole_backs(
             if cv2.contourArea(c) < least_area:
                 continue  # most regions (the table's print, noise) end here
             x, y, bw, bh = cv2.boundingRect(c)
+            if (x < 2 and x + bw > mask_w - 2) or (y < 2 and y + bh > mask_h - 2):
+                continue  # it runs from one edge of the frame to the other: the table's cloth, no card
             box_mid = np.array([x + bw / 2, y + bh / 2])
             if len(middles) and np.hypot(*(middles - box_mid).T).min() < SAME_MIDDLE * min(bw, bh):
                 continue  # cheaply, before its shape is looked at

@@ -105,7 +105,7 @@ def backs_in_regions(
     indices = [np.mean(np.asarray(s.index_corner, np.float64), axis=0) for s in faces]
     corners = [c for s in faces if s.confidence >= FACE_SURE for c in s.outline]
     face_corners = np.array(corners, np.float64).reshape(-1, 2)
-    hyps: list[tuple[np.ndarray, float, bool]] = []
+    hyps: list[tuple[np.ndarray, float, bool, np.ndarray]] = []
     for blob in blobs:
         region = np.asarray(blob.outline, np.float32).reshape(-1, 1, 2)
         if len(region) < 3:
@@ -127,27 +127,27 @@ def backs_in_regions(
                 quad = IndexFrame(f, sideways, 0.0).outline()
                 if not _lies_on(quad, region) or in_a_back(quad, backs):
                     continue
-                hyps.append((quad, f.width, _holds_an_index(quad, indices, COVERS * f.width)))
+                hyps.append((quad, f.width, _holds_an_index(quad, indices, COVERS * f.width), region))
     if not hyps:
         return []
     # a hole card's outline, a face lying over part of it, is judged by the network trained on such
-    others = iter(default_card_side().sides(image, [q for q, _, u in hyps if not u]))
-    holes = iter(hole_card_side().sides(image, [q for q, _, u in hyps if u]))
-    sides = [next(holes if u else others) for _, _, u in hyps]
+    others = iter(default_card_side().sides(image, [q for q, _, u, _ in hyps if not u]))
+    holes = iter(hole_card_side().sides(image, [q for q, _, u, _ in hyps if u]))
+    sides = [next(holes if u else others) for _, _, u, _ in hyps]
     ranked = sorted(
         (
-            (s.back, q, w, u)
-            for s, (q, w, u) in zip(sides, hyps, strict=True)
+            (s.back, q, w, u, r)
+            for s, (q, w, u, r) in zip(sides, hyps, strict=True)
             if s.back >= (UNDER_SURE if u else sure)
         ),
         key=lambda t: -t[0],
     )
     out: list[Sighting] = []
     cards = [np.asarray(s.outline, np.float32).reshape(-1, 1, 2) for s in faces if s.outline]
-    for _, quad, width, under in ranked:
+    for _, quad, width, under, region in ranked:
         if in_a_back(quad, backs, UNDER_SAME if under else SAME_BACK):
             continue  # a surer hypothesis of this back stands
-        if not under and _seen_already(quad, cards, backs):
+        if not under and _seen_already(quad, cards, backs, region):
             continue  # part of a back seen and part of the face over it
         backs.append(quad.astype(np.float32).reshape(-1, 1, 2))
         # a hole card's sides in view are the region's own edges at the corner it was traced from; the
@@ -162,14 +162,21 @@ def backs_in_regions(
     return out
 
 
-def _seen_already(quad: np.ndarray, faces: list[np.ndarray], backs: list[np.ndarray]) -> bool:
+def _seen_already(
+    quad: np.ndarray, faces: list[np.ndarray], backs: list[np.ndarray], region: np.ndarray | None = None
+) -> bool:
     """Whether the outlines of the ``faces`` and ``backs`` seen cover all but ``OWN_PART`` of
-    ``quad``, the backs ``ON_A_BACK`` of it or more (asked first: most hypotheses lie on no back)."""
-    return _own_share(quad, backs) <= 1 - ON_A_BACK and _own_share(quad, faces + backs) < OWN_PART
+    ``quad``, the backs ``ON_A_BACK`` of it or more (asked first: most hypotheses lie on no back).
+    Only the part inside the hand's ``region`` outline (N × 1 × 2) is the card's own: what lies
+    beyond it is the table."""
+    if _own_share(quad, backs) > 1 - ON_A_BACK:
+        return False
+    return _own_share(quad, faces + backs, region) < OWN_PART
 
 
-def _own_share(quad: np.ndarray, others: list[np.ndarray]) -> float:
-    """The share of ``quad`` that none of the outlines ``others`` (N × 1 × 2) covers."""
+def _own_share(quad: np.ndarray, others: list[np.ndarray], within: np.ndarray | None = None) -> float:
+    """The share of ``quad`` that none of the outlines ``others`` (N × 1 × 2) covers, counting only
+    what lies inside the outline ``within`` where one is given."""
     q = quad.astype(np.float32).reshape(-1, 2)
     x0, y0 = np.floor(q.min(axis=0)).astype(int)
     x1, y1 = np.ceil(q.max(axis=0)).astype(int)
@@ -180,6 +187,10 @@ def _own_share(quad: np.ndarray, others: list[np.ndarray]) -> float:
     area = set_pixels(mask)
     if area == 0:
         return 0.0
+    if within is not None:
+        inside = np.zeros(shape, np.uint8)
+        cv2.fillPoly(inside, [np.round((within.reshape(-1, 2) - (x0, y0)) * f).astype(np.int32)], 1)
+        mask &= inside
     for o in others:
         pts = o.reshape(-1, 2).astype(np.float32)
         cv2.fillPoly(mask, [np.round((pts - (x0, y0)) * f).astype(np.int32)], 0)

@@ -542,6 +542,10 @@ class Recognizer:
             sightings += surface_backs(view, maps, sightings, min_width)
         if self.ring_search and maps is not None:
             sightings += ringed_backs(view, maps, sightings)
+        # a joker read from letters on a quad spanning an up card and its hole card is checked again
+        # against the backs the searches above found
+        if any(s.card == JOKER for s in sightings):
+            sightings = _no_joker_on_a_back(view, sightings)
         return sightings
 
     def _one_each(self, view: np.ndarray, sightings: list[Sighting]) -> list[Sighting]:
@@ -939,8 +943,10 @@ def _no_back_on_a_face(sightings: list[Sighting]) -> list[Sighting]:
     """Backs without those round a face's index or in the middle of a face (a court card's inner
     frame taken for a back): a back has no index. A back whose middle lies on a face but which is as
     big as a card (``INNER_FRAME`` of the face or more) is a back lying on that face (a hand's top
-    card face down) and stays. Backs far smaller than the faces (``PART_OF_A_CARD``) go too; the
-    recogniser grows those lying on a face into whole cards (``completed_backs``)."""
+    card face down) and stays. Backs far smaller than the faces (``PART_OF_A_CARD``) go too, and those
+    smaller than a face that run onto it (``PART_IN_VIEW``): the part in view of a back the face lies
+    over. The recogniser grows those lying on a face into whole cards (``completed_backs``), and the
+    back searches find the others whole."""
     faces = [s for s in sightings if s.index_corner]
 
     def inner_frame(b: Sighting) -> bool:
@@ -956,10 +962,25 @@ def _no_back_on_a_face(sightings: list[Sighting]) -> list[Sighting]:
     def a_part(b: Sighting) -> bool:
         return len(b.outline) == 4 and float(side_lengths(b.outline).max()) < least
 
+    def partly_under(b: Sighting) -> bool:
+        area = _area(b.outline)
+        mine = np.array(b.outline, np.float32)
+        for f in faces:
+            if area >= PART_IN_VIEW * _area(f.outline):
+                continue
+            try:
+                hull = cv2.convexHull(np.array(f.outline, np.float32))
+                inter = float(cv2.intersectConvexConvex(mine, hull)[0])
+            except cv2.error:  # a degenerate outline meets nothing
+                continue
+            if inter >= RUNS_UNDER * area:
+                return True
+        return False
+
     return [
         s
         for s in sightings
-        if s.card != BACK or not (covers_an_index(s, faces) or inner_frame(s) or a_part(s))
+        if s.card != BACK or not (covers_an_index(s, faces) or inner_frame(s) or a_part(s) or partly_under(s))
     ]
 
 
@@ -987,6 +1008,11 @@ LETTERS_WITHIN = 0.5
 LETTERS_BACK = "JOKER letters on a back's lattice"  # a back guessed from one corner's "letters"
 INNER_FRAME = 0.8  # a court card's picture frame covers well under this much of its card
 PART_OF_A_CARD = 0.5  # of the faces' median width: a back no longer than this any way is no card
+# a back smaller than this share of a face's area that runs onto the face by ``RUNS_UNDER`` of its own
+# area is the part in view of a back the face lies over (the rest of its outline is the face's): the
+# back searches outline it whole
+PART_IN_VIEW = 0.75
+RUNS_UNDER = 0.1
 
 
 def _shifted(f: CornerFrame, by: float) -> CornerFrame:

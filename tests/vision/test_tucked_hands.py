@@ -86,3 +86,13 @@ def test_seen_already_asks_for_a_back_under_part_of_it_and_little_of_its_own() -
     assert not _seen_already(quad, [_square(20, 0)], [_square(-80, 0)])
     # half of it its own
     assert not _seen_already(quad, [], [left_back])
+
+
+def test_only_the_part_of_a_hypothesis_inside_its_hand_is_its_own() -> None:
+    # a face-down hand of two: a hypothesis shifted up and right of the lower card lies on neither
+    # card over 35 % of itself, but half of that part lies beyond the hand's region (the table)
+    quad = _square(0, 0).reshape(-1, 2)
+    lower, upper = _square(-70, 0), _square(0, 50)
+    region = np.array([(-70, 0), (65, 0), (65, 50), (100, 50), (100, 150), (-70, 150)], np.float32)
+    assert not _seen_already(quad, [], [lower, upper])
+    assert _seen_already(quad, [], [lower, upper], region.reshape(-1, 1, 2))

@@ -27,11 +27,11 @@ v4 (``--art-backs SHARE``, session 58) gives that share of the decks a back of f
 (``art_back``) from a fourth generator and teaches quads inside a face's middle as ``face``
 (``inset_faces``); ``tools/vision/held_out_backs.py``'s designs, never drawn here, measure it.
 
-v6 (session 59, measured, not shipped) learns v4's data (share 0.4) while held to v2 (``train
---teacher v2.onnx --keep 0.1 --keep-sure 0.9``: v2's logits wherever v2 gave the right side at least
-0.9 surely), so the far tail of v2's back probability that the recogniser's bars sit in stays put.
-``train --init FILE.onnx`` fine-tunes an exported network instead (its BatchNorms folded:
-``exported_net``). ``vision/models/CARD_SIDE.md`` v6 has the commands.
+v6 (session 59, shipped in session 60) learns v4's data (share 0.4) while held to v2 (``train
+--teacher tools/vision/teachers/card_side_v2.onnx --keep 0.1 --keep-sure 0.9``: v2's logits wherever
+v2 gave the right side at least 0.9 surely), so the far tail of v2's back probability that the
+recogniser's bars sit in stays put. ``train --init FILE.onnx`` fine-tunes an exported network instead
+(its BatchNorms folded: ``exported_net``). ``vision/models/CARD_SIDE.md`` v6 has the commands.
 
 v3 adds, from a third generator (every earlier sample unchanged), the whole outline of a card other
 cards lie over (``covered_cards``): a hole card with its up card dealt over it is still a back when a
