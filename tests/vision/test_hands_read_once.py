@@ -162,6 +162,18 @@ def test_a_back_smaller_every_way_than_half_the_faces_width_is_no_card() -> None
     assert recognizer._no_back_on_a_face([sliver]) == [sliver]
 
 
+def test_the_band_in_view_of_a_back_a_face_lies_over_is_no_back() -> None:
+    # the face covers all of the back but a band across its top; a finder outlined the band and the
+    # face's top edge as one short card (0.64 of the face, a quarter of it on the face): the back
+    # searches outline that card whole. A back lying whole over part of a face, its index in view, stays
+    face = Sighting("9C", 1.0, _quad(560, 258, 150, 210), _quad(685, 418, 20, 45))  # read at its lower index
+    band = Sighting(BACK, 0.8, _quad(560, 180, 150, 114), None)
+    beside = Sighting(BACK, 0.8, _quad(760, 180, 150, 114), None)  # as short, but on no face
+    over = Sighting(BACK, 0.8, _quad(520, 220, 150, 210), None)
+    kept = recognizer._no_back_on_a_face([face, band, beside, over])
+    assert band not in kept and beside in kept and over in kept
+
+
 def test_a_merged_regions_corner_is_read_only_where_its_glyphs_segment(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
