@@ -164,7 +164,7 @@ def test_a_back_smaller_every_way_than_half_the_faces_width_is_no_card() -> None
 
 def test_the_band_in_view_of_a_back_a_face_lies_over_is_no_back() -> None:
     # the face covers all of the back but a band across its top; a finder outlined the band and the
-    # face's top edge as one short card (0.64 of the face, a quarter of it on the face): the back
+    # face's top edge as one short card (half the face's area, a third of it on the face): the back
     # searches outline that card whole. A back lying whole over part of a face, its index in view, stays
     face = Sighting("9C", 1.0, _quad(560, 258, 150, 210), _quad(685, 418, 20, 45))  # read at its lower index
     band = Sighting(BACK, 0.8, _quad(560, 180, 150, 114), None)
