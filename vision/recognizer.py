@@ -949,9 +949,12 @@ def _no_back_on_a_face(sightings: list[Sighting]) -> list[Sighting]:
     back searches find the others whole."""
     faces = [s for s in sightings if s.index_corner]
 
+    face_areas = [_area(f.outline) for f in faces]
+
     def inner_frame(b: Sighting) -> bool:
         centre = np.mean(np.array(b.outline), axis=0)
-        smaller = [f for f in faces if _area(b.outline) < INNER_FRAME * _area(f.outline)]
+        area = _area(b.outline)
+        smaller = [f for f, fa in zip(faces, face_areas, strict=True) if area < INNER_FRAME * fa]
         return any(_strictly_inside(f.outline, centre) for f in smaller)
 
     # cards under one camera are about one size: a back smaller every way than half the faces' width
@@ -965,8 +968,8 @@ def _no_back_on_a_face(sightings: list[Sighting]) -> list[Sighting]:
     def partly_under(b: Sighting) -> bool:
         area = _area(b.outline)
         mine = np.array(b.outline, np.float32)
-        for f in faces:
-            if area >= PART_IN_VIEW * _area(f.outline):
+        for f, fa in zip(faces, face_areas, strict=True):
+            if area >= PART_IN_VIEW * fa:
                 continue
             try:
                 hull = cv2.convexHull(np.array(f.outline, np.float32))

@@ -959,17 +959,21 @@ def _take(flag: str, convert: Callable[[str], T], default: T) -> T:
     return value
 
 
+def _flag(flag: str) -> bool:
+    """Whether ``flag`` is on the command line (taking it off)."""
+    if flag not in sys.argv:
+        return False
+    sys.argv.remove(flag)
+    return True
+
+
 def main() -> None:
     # ``--hole-cards``: v3, with its own data, weights and network file (``card_side_hole``)
-    hole_cards = "--hole-cards" in sys.argv
-    if hole_cards:
-        sys.argv.remove("--hole-cards")
+    hole_cards = _flag("--hole-cards")
     # ``--exposure SHARE``: that share of the training patches over-exposed (``augment``); with
     # ``--exposure-dark-only``, only those on a dark table
     exposure = _take("--exposure", float, 0.0)
-    dark_only = "--exposure-dark-only" in sys.argv
-    if dark_only:
-        sys.argv.remove("--exposure-dark-only")
+    dark_only = _flag("--exposure-dark-only")
     # ``--art-backs SHARE``: v4, that share of the decks printed with ``art_back``'s free art
     art_backs = _take("--art-backs", float, 0.0)
     # ``--init FILE.onnx``: train from an exported card-side network's weights instead of fresh ones
