@@ -420,4 +420,19 @@ def snap_to_edges(image: np.ndarray, corners: np.ndarray, reach: float) -> np.nd
         if np.linalg.norm(p - c[i]) > 2.0 * reach:
             return c
         out.append(p)
-    return np.array(out)
+    snapped = np.array(out)
+    # a card narrower than twice the reach can have both of its long sides snap onto one edge, folding
+    # the quad into a line (a 20-px card beside a strong edge): the sides found are no card's, so the
+    # quad stays as it was
+    if _area(snapped) < FOLDED * _area(c):
+        return c
+    return snapped
+
+
+FOLDED = 0.5  # of a quad's area: snapped to less than this, its sides were snapped onto one edge
+
+
+def _area(q: np.ndarray) -> float:
+    """The area of quad ``q`` (shoelace; 0 for one folded into a line)."""
+    x, y = q[:, 0], q[:, 1]
+    return abs(float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))) / 2

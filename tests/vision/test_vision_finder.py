@@ -211,6 +211,18 @@ def test_edges_snap_back_onto_a_card_outline() -> None:
     assert np.abs(off - true).max() > 3
 
 
+def test_a_narrow_quad_beside_one_strong_edge_is_not_folded_into_a_line() -> None:
+    # a 16-px-wide guess straddling a table edge, sides searched 16 px either way: both long sides find
+    # that one edge. Folded into a line, the quad had no area and the card-side network refused it (a
+    # held-out photo, seed 7900, failed to read at all)
+    img = np.full((200, 200, 3), 40, np.uint8)
+    img[:, 100:] = 230
+    quad = np.array([[92, 60], [108, 60], [108, 100], [92, 100]], float)
+    snapped = snap_to_edges(img, quad, 16)
+    area = cv2.contourArea(snapped.astype(np.float32))
+    assert area >= 0.5 * 16 * 40, snapped
+
+
 @pytest.mark.parametrize("finder", ["learned", "both"])
 def test_same_cards_from_a_frame_and_its_4x_upscale(finder: str) -> None:
     cam = SimulatedCamera(size=(640, 480), background="wood", seed=3, card_width=110)
