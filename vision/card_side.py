@@ -11,6 +11,7 @@ project's synthetic scenes, see ``CARD_SIDE.md``) gives the probability of each 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -27,6 +28,7 @@ SIDES = ("back", "face", "none")
 # chosen on the training-family benchmarks for v2 and kept for v6 (CARD_SIDE.md), never on photos
 BACK_THRESHOLD = 0.7
 TRACED_BACK = "no index; the card-side network sees a back"  # a whole card's outline, read as a back
+MIN_AREA = 4.0  # square pixels a quad must enclose to be judged at all
 
 
 class CardSideError(VisionError, ValueError):
@@ -133,6 +135,25 @@ class CardSideNet(OnnxNet):
         p = _softmax(self.logits(prepare(np.stack([sample(image, c) for c in corners]))))
         return [CardSide(float(b), float(f), float(n)) for b, f, n in p]
 
+    def hypotheses(self, image: np.ndarray, quads: Sequence[object]) -> list[CardSide]:
+        """``sides`` of the recogniser's own hypotheses (quads it traced, grew or guessed): one folded into
+        a line or a point shows no card (``NO_CARD``) instead of being an error, so that one degenerate
+        guess cannot stop a whole frame's read."""
+        flat = [_no_area(q) for q in quads]
+        judged = iter(self.sides(image, [q for q, f in zip(quads, flat, strict=True) if not f]))
+        return [NO_CARD if f else next(judged) for f in flat]
+
+
+NO_CARD = CardSide(0.0, 0.0, 1.0)  # what a quad of no area shows
+
+
+def _no_area(quad: object) -> bool:
+    """Whether ``quad`` is four finite corners enclosing less than ``check_quad``'s least area."""
+    c = np.asarray(getattr(quad, "corners", quad), np.float64)
+    if c.shape != (4, 2) or not np.isfinite(c).all():
+        return False  # malformed, not degenerate: ``sides`` says what is wrong with it
+    return abs(cv2.contourArea(c.astype(np.float32))) < MIN_AREA
+
 
 def check_quad(quad: object, user: str = "card_side") -> np.ndarray:
     """The 4 × 2 corners of ``quad`` (a ``CardQuad`` or corners), or a ``CardSideError`` naming ``user``."""
@@ -144,7 +165,7 @@ def check_quad(quad: object, user: str = "card_side") -> np.ndarray:
         raise CardSideError(f"{user} expects a quad of 4 (x, y) corners, got {what}") from exc
     if c.shape != (4, 2) or not np.isfinite(c).all():
         raise CardSideError(f"{user} expects a quad of 4 finite (x, y) corners, got shape {c.shape}")
-    if abs(cv2.contourArea(c.astype(np.float32))) < 4.0:
+    if abs(cv2.contourArea(c.astype(np.float32))) < MIN_AREA:
         raise CardSideError(f"{user} expects a quad of some area, got a degenerate one")
     return c
 

@@ -255,7 +255,7 @@ def _print_under_faces(
             hyps.append((i, full, grown[0]))
     if not hyps:
         return []
-    sides = hole_card_side().sides(image, [q for _, q, _ in hyps])
+    sides = hole_card_side().hypotheses(image, [q for _, q, _ in hyps])
     backs = [np.asarray(s.outline, np.float32).reshape(-1, 1, 2) for s in known if s.card == BACK]
     out: list[Sighting] = []
     done: set[int] = set()
@@ -394,7 +394,7 @@ def _whole_backs(
             quads.append(full)
     if not quads:
         return []
-    sides = default_card_side().sides(image, quads)
+    sides = default_card_side().hypotheses(image, quads)
     backs = [np.asarray(s.outline, np.float32).reshape(-1, 1, 2) for s in known if s.card == BACK]
     out: list[Sighting] = []
     for side, q in sorted(zip(sides, quads, strict=True), key=lambda t: -t[0].back):
@@ -455,7 +455,7 @@ def _backs_the_edge_cuts(
     backs = list(taken)
     out: list[Sighting] = []
     for side, q in sorted(
-        zip(default_card_side().sides(image, hyps), hyps, strict=True), key=lambda t: -t[0].back
+        zip(default_card_side().hypotheses(image, hyps), hyps, strict=True), key=lambda t: -t[0].back
     ):
         if side.back < APART_SURE or in_a_back(q, backs):
             continue

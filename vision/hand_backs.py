@@ -131,8 +131,8 @@ def backs_in_regions(
     if not hyps:
         return []
     # a hole card's outline, a face lying over part of it, is judged by the network trained on such
-    others = iter(default_card_side().sides(image, [q for q, _, u, _ in hyps if not u]))
-    holes = iter(hole_card_side().sides(image, [q for q, _, u, _ in hyps if u]))
+    others = iter(default_card_side().hypotheses(image, [q for q, _, u, _ in hyps if not u]))
+    holes = iter(hole_card_side().hypotheses(image, [q for q, _, u, _ in hyps if u]))
     sides = [next(holes if u else others) for _, _, u, _ in hyps]
     ranked = sorted(
         (
@@ -287,7 +287,7 @@ def completed_backs(
         hyps = [h for h in _grown(q, width) if _holds_part(h, q) and _on_cards(h, maps) >= ON_CARDS]
         if not hyps:
             continue
-        sides = default_card_side().sides(image, hyps)
+        sides = default_card_side().hypotheses(image, hyps)
         best = max(zip(sides, hyps, strict=True), key=lambda t: t[0].back)
         if best[0].back < BACK_SURE:
             continue

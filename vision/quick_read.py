@@ -210,7 +210,7 @@ def _quad_backs(view: np.ndarray, det: Detection, faces: list[Sighting]) -> list
     ]
     polys = [np.array(s.outline, np.float32).reshape(-1, 1, 2) for s in faces]
     backs = []
-    for q, side in zip(quads, default_card_side().sides(view, list[object](quads)), strict=True):
+    for q, side in zip(quads, default_card_side().hypotheses(view, list[object](quads)), strict=True):
         if side.back >= BACK_THRESHOLD:
             backs.append(Sighting(BACK, 0.8, _outline(q.corners), None, evidence=(TRACED_BACK,)))
         elif not any(cv2.pointPolygonTest(p, _middle(q.corners), False) >= 0 for p in polys):

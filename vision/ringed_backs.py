@@ -66,7 +66,7 @@ def ringed_backs(image: np.ndarray, maps: FinderMaps, known: list[Sighting]) -> 
     quads = [q for g in groups for q in g]
     if not quads:
         return []
-    sides = iter(default_card_side().sides(image, quads))
+    sides = iter(default_card_side().hypotheses(image, quads))
     judged = [sorted(((next(sides).back, q) for q in g), key=lambda t: -t[0]) for g in groups]
     backs = [np.asarray(s.outline, np.float32).reshape(-1, 1, 2) for s in known if s.card == BACK]
     out: list[Sighting] = []

@@ -63,7 +63,7 @@ def surface_backs(
         hyps += [q for q in tries if _share(q, taken, cell) <= ON_CARDS]
     backs = [np.asarray(s.outline, np.float32).reshape(-1, 1, 2) for s in known if s.card == BACK]
     out: list[Sighting] = []
-    for quad, side in zip(hyps, default_card_side().sides(image, hyps) if hyps else [], strict=True):
+    for quad, side in zip(hyps, default_card_side().hypotheses(image, hyps) if hyps else [], strict=True):
         middle = quad.mean(axis=0)
         if side.back < BACK_SURE or in_a_back(middle + (quad - middle) * NEXT_TO, backs, TOUCH):
             continue

@@ -13,11 +13,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.card_side import CardSideError, CardSideNet, H, W, back_probability, card_side
+from vision.card_side import CardSide, CardSideError, CardSideNet, H, W, back_probability, card_side
 from vision.detect import CardQuad
 from vision.errors import ModelError, VisionError
 from vision.recognizer import looks_like_back
-from vision.render import CardStyle
+from vision.render import CardStyle, render_back
 
 TOOLS = Path(__file__).resolve().parents[2] / "tools" / "vision"
 sys.path.insert(0, str(TOOLS))
@@ -138,3 +138,22 @@ def test_a_quad_far_outside_the_frame_gives_an_answer_not_a_crash() -> None:
     image = np.full((120, 160, 3), 90, np.uint8)
     quad = np.array([[1000.0, 1000.0], [1100.0, 1000.0], [1100.0, 1140.0], [1000.0, 1140.0]])
     assert card_side(image, quad).side in ("back", "face", "none")
+
+
+def test_a_hypothesis_folded_into_a_line_shows_no_card_and_the_others_are_still_judged() -> None:
+    # the recogniser's own guesses go through ``hypotheses``: one of no area must not stop the batch
+    # (a held-out photo once failed to read at all on such a quad), and the rest read as on their own
+    back = render_back(120)
+    image = np.full((400, 400, 3), (40, 110, 40), np.uint8)
+    image[100 : 100 + back.image.shape[0], 100:220] = back.image
+    whole = np.array(
+        [[100, 100], [220, 100], [220, 100 + back.image.shape[0]], [100, 100 + back.image.shape[0]]]
+    )
+    line = np.array([[300, 50], [300, 51], [300, 90], [300, 89]], float)
+    net = CardSideNet.load()
+    judged = net.hypotheses(image, [line, whole, line])
+    assert judged[0] == judged[2] == CardSide(0.0, 0.0, 1.0)
+    assert judged[1] == net.sides(image, [whole])[0]
+    assert judged[1].side == "back"
+    with pytest.raises(CardSideError, match="degenerate"):  # a caller's own quad is still checked
+        net.sides(image, [line])
