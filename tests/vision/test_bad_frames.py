@@ -10,6 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from vision import FrameError, Recognizer, SimulatedCamera, VisionError
+from vision.sighting import CODES
+from vision.simcam import BACKGROUNDS
 
 
 @pytest.mark.parametrize(
@@ -72,3 +74,33 @@ def test_a_window_of_no_size_or_off_the_top_left_is_refused_when_the_recogniser_
 ) -> None:
     with pytest.raises(FrameError, match="window"):
         Recognizer("shoe", window=window)  # type: ignore[arg-type]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    size=st.tuples(st.integers(120, 640), st.integers(90, 480)),
+    background=st.sampled_from(BACKGROUNDS),
+    layout=st.sampled_from(["row", "scatter", "hand", "fan", "spread"]),
+    width=st.floats(0.03, 0.4),
+    codes=st.lists(st.sampled_from(CODES), min_size=1, max_size=10),
+    cut=st.tuples(st.floats(0, 0.5), st.floats(0, 0.5), st.floats(0.1, 1), st.floats(0.1, 1)),
+    seed=st.integers(0, 2**16),
+)
+def test_any_cut_of_a_rendered_table_gives_sightings_not_an_error(
+    table_recognizer: Recognizer,
+    size: tuple[int, int],
+    background: str,
+    layout: str,
+    width: float,
+    codes: list[str],
+    cut: tuple[float, float, float, float],
+    seed: int,
+) -> None:
+    # cards of any size cut anywhere by the frame's edge: the searches' guesses at such cards can come out
+    # of no area (a 20-px card's two sides snapped onto one edge stopped a held-out photo's read)
+    w, h = size
+    cam = SimulatedCamera(size=size, background=background, seed=seed, card_width=width * min(w, h))
+    frame = cam.frame_for(codes, layout).image
+    x0, y0 = int(cut[0] * w), int(cut[1] * h)
+    part = frame[y0 : y0 + max(16, int(cut[3] * (h - y0))), x0 : x0 + max(16, int(cut[2] * (w - x0)))]
+    assert isinstance(table_recognizer.recognize(np.ascontiguousarray(part)), list)

@@ -42,7 +42,7 @@ import vision.index_frames as index_frames  # noqa: E402
 import vision.recognizer as recognizer  # noqa: E402
 from vision.detect import CornerFrame  # noqa: E402
 from vision.finder import index_frames as first_look  # noqa: E402
-from vision.recognizer import Recognizer  # noqa: E402
+from vision.recognizer import Recognizer, colour_is_informative  # noqa: E402
 from vision.render import CARD_ASPECT  # noqa: E402
 
 WIDTHS = ((50, 80), (80, 120), (120, 200), (200, 10_000))
@@ -106,8 +106,10 @@ def montage(root: Path, missed: list[tuple[str, dict]], per_row: int = 10) -> np
 
 def at_truth(rec: Recognizer, image: np.ndarray, card: dict) -> list[str | None]:  # type: ignore[type-arg]
     """What each visible upright index of ``card`` (its truth) reads through the card's true
-    homography: a code read at least ``min_confidence``, or None."""
+    homography: a code read at least ``min_confidence``, or None. Read as the recogniser reads that
+    frame: without the red-ink prior where the frame shows no red (a black-and-white photo)."""
     outline = np.array(card["outline"], np.float32)
+    colour = colour_is_informative(image)
     codes: list[str | None] = []
     for k, shows in enumerate(card["index_visible"][:2]):  # the two upright indices
         if not shows:
@@ -115,7 +117,7 @@ def at_truth(rec: Recognizer, image: np.ndarray, card: dict) -> list[str | None]
         dst = outline if k == 0 else outline[[2, 3, 0, 1]]
         hom = cv2.getPerspectiveTransform(UNIT, dst)
         frame = CornerFrame(dst[0].astype(float), np.array([1.0, 0]), np.array([0.0, 1]), _width(dst), hom)
-        r = rec.read_corner(image, frame)
+        r = rec.read_corner(image, frame, colour=colour)
         codes.append(r.card if r is not None and r.confidence >= rec.min_confidence else None)
     return codes
 
