@@ -46,8 +46,9 @@ class Gap:
     probes: tuple[IndexFrame, ...]
     along: float
 
-    def share(self, k: int) -> float:
-        """How far along the gap probe ``k`` lies (0 at the first corner, 1 at the second)."""
+    def share(self, k: float) -> float:
+        """How far along the gap probe ``k`` lies (0 at the first corner, 1 at the second; between two
+        probes for a ``k`` between)."""
         return (k + 1) / (len(self.probes) + 1)
 
 

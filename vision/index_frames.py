@@ -667,20 +667,36 @@ def _probe_gaps(
     for gap in gap_probes(anchors):
         if mean_heat(maps, gap.probes) < GAP_HEAT:
             continue
-        share = {id(fr.frame): gap.share(k) for k, fr in enumerate(gap.probes)}
+        step = {id(fr.frame): k for k, fr in enumerate(gap.probes)}
         surest: dict[str, tuple[Reading, IndexFrame]] = {}
+        at: dict[str, set[int]] = {}  # the probes that read each code surely
         probes = list(gap.probes)
         for r, fr in _arc_readings(_read_frames(rec, image, probes, colour, known, jokers=False)[0], probes):
-            if r.card in have or r.confidence < GAP_SURE or id(fr.frame) not in share:
+            if r.card in have or r.confidence < GAP_SURE or id(fr.frame) not in step:
                 continue
+            at.setdefault(r.card, set()).add(step[id(fr.frame)])
             if r.card not in surest or r.confidence > surest[r.card][0].confidence:
                 surest[r.card] = (r, fr)
-        if not evenly_spaced([share[id(fr.frame)] for _, fr in surest.values()], gap.along):
+        where = [gap.share(_middle_of_run(at[code], step[id(fr.frame)])) for code, (_, fr) in surest.items()]
+        if not evenly_spaced(where, gap.along):
             continue
         for code, (r, fr) in surest.items():
             if code not in best or r.confidence > best[code][0].confidence:
                 best[code] = (r, fr)
     return list(best.values())
+
+
+def _middle_of_run(read: set[int], k: int) -> float:
+    """The middle of the run of consecutive probes in ``read`` (the probes that read one code) that holds
+    probe ``k``. An index reads through the several probes that sweep across it (three or four at 1.0 in
+    a fan at 5° a card): the middle of that run is where it lies, where the surest probe, the first of
+    equals, lies a third of a step early."""
+    lo = hi = k
+    while lo - 1 in read:
+        lo -= 1
+    while hi + 1 in read:
+        hi += 1
+    return (lo + hi) / 2
 
 
 def _read_whole(known: list[Sighting]) -> list[tuple[Reading, IndexFrame]]:

@@ -203,3 +203,21 @@ def test_the_recogniser_drops_an_unsure_card_read_half_a_step_between_two_sure_n
     # with its room between (card 2 unread) a card there is no squeeze
     between = _fan_sighting("3C", 2, 0.96)
     assert between in recognizer._no_card_squeezed_between([*fan[:2], *fan[3:], between])
+
+
+@pytest.mark.parametrize(
+    ("seed", "background", "codes"),
+    [(12, "felt", ["7D", "4H", "6C", "8S", "3D"]), (17, "grey", ["KC", "5D", "JC", "5H", "4D"])],
+)
+def test_a_tight_fans_middle_cards_lie_where_the_probes_that_read_them_meet_them(
+    seed: int, background: str, codes: list[str]
+) -> None:
+    # 5° a card: the probes between the first card and the last read each middle card's index several
+    # times over (three or four probes at 1.0); the first of them lies a third of a step early, so the
+    # cards counted there divided the gap into no whole steps and the 8S and the 5H were dropped. The
+    # middle of the probes that read a card is where its index lies
+    image = fan_of_five(seed, background, codes, 5.0)
+    rec = Recognizer("table")
+    assert read(rec, image) == sorted(codes)
+    rec.gap_probe = False
+    assert read(rec, image) != sorted(codes)  # the cards come from the probes between
