@@ -272,15 +272,19 @@ def wait_event(page: Any, seq: int) -> None:
     assert page.inner_text("#error") == "", page.inner_text("#error")
 
 
-def test_a_misread_card_is_corrected_by_taps(browser: Any, night: NightServer) -> None:
-    page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
+NEWEST = "Number(document.querySelector('#recent-cards .recent')?.dataset.seq || 0)"  # the newest card listed
+
+
+def to_a_face_up_card(page: Any, night: NightServer) -> dict[str, Any]:
+    """The blackjack table's control page taken over and played by taps to the next card the dealer
+    enters face up for a player; the state there."""
     page.goto(f"{night.url}/tables/bj/control")
     page.wait_for_selector("body[data-connected=yes] [data-game-view]", timeout=20_000)
     take_over(page)
-    for _ in range(60):  # to the next card the dealer enters face up for a player
+    for _ in range(60):
         state = night.get("/api/tables/bj/state")
         if face_up_card_due(state):
-            break
+            return state
         if state["prompt"]["step"] == "bet":
             page.click(".player-chip:first-child")  # a bet by taps (autoplay may have bet already)
             page.click("#bet-clear")
@@ -293,10 +297,16 @@ def test_a_misread_card_is_corrected_by_taps(browser: Any, night: NightServer) -
             wait_event(page, state["seq"])
         else:
             tap_one_step(page, state)
+    raise AssertionError("no face-up card for a player in 60 steps")
+
+
+def test_a_misread_card_is_corrected_by_taps(browser: Any, night: NightServer) -> None:
+    page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
+    state = to_a_face_up_card(page, night)
     page.click("#rank-pad button[data-rank='9']")
     page.click("#suit-pad button[data-suit='C']")
     wait_event(page, state["seq"])
-    newest = "Number(document.querySelector('#recent-cards .recent')?.dataset.seq || 0)"
+    newest = NEWEST
     page.wait_for_function(f"{newest} > {state['seq']}", timeout=10_000)
     seq = page.evaluate(newest)  # the record that brought the card just typed
     assert page.get_attribute(f"#recent-cards .recent[data-seq='{seq}'] .card", "data-card") == "9C"
@@ -309,6 +319,44 @@ def test_a_misread_card_is_corrected_by_taps(browser: Any, night: NightServer) -
     assert str(seq) in state["voided"] or str(seq) in state["corrected"]
     codes = str(state["games"]["blackjack"])
     assert "8D" in codes
+    assert page.inner_text("#error") == ""
+    page.click("#autoplay-on")
+    page.close()
+
+
+def test_a_correction_begun_before_the_entry_is_answered_is_kept(browser: Any, night: NightServer) -> None:
+    # the card's record reaches the page by the stream before the server's answer to the entry does;
+    # the dealer, seeing it misread, taps it and a rank: the late answer must not clear that (it did:
+    # the suit pad went dead under the finger). The answer is held until the taps are made
+    page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
+    state = to_a_face_up_card(page, night)
+    held: list[tuple[Any, Any]] = []
+
+    def hold_the_first(route: Any) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append((route, route.fetch()))  # the server has the card; the page waits for its answer
+
+    page.route(lambda url: url.split("?")[0].endswith("/cards"), hold_the_first)
+    page.click("#rank-pad button[data-rank='9']")
+    page.click("#suit-pad button[data-suit='C']")
+    page.wait_for_function(f"{NEWEST} > {state['seq']}", timeout=10_000)
+    seq = page.evaluate(NEWEST)
+    page.click(f"#recent-cards .recent[data-seq='{seq}']")
+    page.click("#rank-pad button[data-rank='8']")
+    assert held, "the entry was answered before the correction began"
+    route, answer = held[0]
+    with page.expect_response(lambda r: r.url.split("?")[0].endswith("/cards")):
+        route.fulfill(response=answer)
+    page.wait_for_function("document.body.dataset.busy !== 'yes'", timeout=10_000)
+    assert page.get_attribute("#card-panel", "data-mode") == "correct"
+    assert page.get_attribute("#rank-pad button[data-rank='8']", "aria-pressed") == "true"
+    page.click("#suit-pad button[data-suit='D']")
+    page.wait_for_function("document.getElementById('card-panel').dataset.mode === 'enter'", timeout=10_000)
+    state = night.get("/api/tables/bj/state")
+    assert str(seq) in state["voided"] or str(seq) in state["corrected"]
+    assert "8D" in str(state["games"]["blackjack"])
     assert page.inner_text("#error") == ""
     page.click("#autoplay-on")
     page.close()

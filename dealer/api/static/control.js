@@ -44,6 +44,7 @@ let mode = "bet";         // bet | insure | raise | insert | spin
 let rank = "";
 let fixing = null;        // {seq, card} being corrected
 let disputing = null;     // an open integrity issue being settled
+let padTaps = 0;          // taps on the card pad, the recent cards and the issues: what the pad is doing
 let readings = {};        // what the shoe and the camera read, by open issue: {shoe, camera, detail}
 let readingsKey = null;   // the open issues those readings were asked for
 const recent = [];        // the last card records: {seq, kind, card}
@@ -203,7 +204,7 @@ function machineDenomination(machine) { return slotMachine(machine).denomination
 function renderPad() {
   $("rank-pad").replaceChildren(...RANKS.map((r) => {
     const b = el("button", { type: "button", class: `rank${r === rank ? " selected" : ""}`, "data-rank": r, "aria-pressed": r === rank ? "true" : "false", text: r });
-    b.onclick = () => { rank = rank === r ? "" : r; renderPad(); };
+    b.onclick = () => { padTaps += 1; rank = rank === r ? "" : r; renderPad(); };
     return b;
   }));
   $("suit-pad").replaceChildren(...Object.entries(SUITS).map(([code, sym]) => {
@@ -219,12 +220,16 @@ function renderPad() {
 }
 
 async function enterCard(code) {
+  const taps = padTaps;
   try {
     if (disputing) await post(`disputes/${disputing}`, { card: code });
     else if (fixing) await post("cards/correct", { seq: fixing.seq, card: code });
     else await post("cards", { card: code });
   } finally {
-    rank = ""; fixing = null; disputing = null; renderPad(); renderRecent();
+    // the card's record can reach the page before the answer does, and the dealer may already be
+    // at the next card or correcting this one: only a pad nobody touched since is cleared
+    if (padTaps === taps) { rank = ""; fixing = null; disputing = null; }
+    renderPad(); renderRecent();
   }
 }
 
@@ -245,7 +250,7 @@ function renderRecent() {
   const box = $("recent-cards");
   box.replaceChildren(...recent.map((r) => {
     const b = el("button", { type: "button", class: `recent${fixing && fixing.seq === r.seq ? " selected" : ""}`, "data-seq": r.seq }, cardEl(r.card), el("span", { text: `#${r.seq}` }));
-    b.onclick = () => { fixing = fixing && fixing.seq === r.seq ? null : r; disputing = null; renderPad(); renderRecent(); $("card-panel").scrollIntoView({ block: "center" }); };
+    b.onclick = () => { padTaps += 1; fixing = fixing && fixing.seq === r.seq ? null : r; disputing = null; renderPad(); renderRecent(); $("card-panel").scrollIntoView({ block: "center" }); };
     return b;
   }));
   $("fix-panel").hidden = !recent.length;
@@ -265,7 +270,7 @@ function renderPause(state) {
   for (const [n, said] of Object.entries(state.disputes || {})) {
     const read = readings[n] || {};
     const b = el("button", { type: "button", class: "danger", "data-dispute": n, text: `Settle: ${read.detail || said}` });
-    b.onclick = () => { disputing = n; fixing = null; renderPad(); $("card-panel").scrollIntoView({ block: "center" }); };
+    b.onclick = () => { padTaps += 1; disputing = n; fixing = null; renderPad(); $("card-panel").scrollIntoView({ block: "center" }); };
     buttons.push(b);
     for (const [who, code] of [["shoe", read.shoe], ["camera", read.camera]]) {  // one tap: it was this reading
       if (!code) continue;
